@@ -1,0 +1,74 @@
+/**
+ * The product's exact texts, quoted from the console specification. Screens, server
+ * messages and tests import them from here so a wording change happens in one place.
+ */
+export const TEXTS = {
+  generic: {
+    unexpected: 'An unexpected error occurred. Please try again. If the issue persists, contact support.',
+    pageLoadFailed: 'Error: Some of the data for this page failed to load. Please reload the page to try again.',
+    navigationFailed: 'Something Went Wrong - Please Reload',
+    reloadNow: 'Reload Now',
+    configLoadFailed: 'An error occurred while attempting to load the config.',
+    noPermission: "You don't have permission",
+    unsavedChanges: 'You are about to leave with unsaved changes. Are you sure?',
+    timedOut: (ms: number) => `The request timed out at: ${ms}`,
+    unableToLoad: 'Unable to load data.',
+    featureUnavailable: 'Feature Unavailable',
+  },
+  validation: {
+    required: 'This field is required.',
+    email: 'Must be a valid email.',
+    domain: 'Must be a valid domain.',
+    numberBetween: (min: number, max: number) => `Value must be a number between ${min} and ${max}.`,
+    minLength: (minLength: number) => `Value must be at least ${minLength} characters.`,
+    namedRequired: (name: string) => `${name} is required`,
+    atLeastOne: 'At least one item is required',
+    summary: 'One or more fields have an error. Please check and try again.',
+  },
+  login: {
+    failed: 'An error was encountered during login. Please contact support if this issue persists.',
+    verificationEmailSent:
+      'Your user account requires email verification. Please check your email to verify your account.',
+    sessionExpired: 'Your session has expired. When you login again, unsaved changes will no longer be available.',
+  },
+  notFound: {
+    title: '404 - Page Not Found',
+    body: 'The page you were looking for could not be found.',
+  },
+  zones: {
+    nameRequiredDialog: 'Zone name is required.',
+    nameRequiredEditor: 'Zone Name is required',
+    nameTaken: 'A zone with this name already exists',
+    created: 'Success: Your new zone has been created.',
+    settingsSaved: 'Success: Your zone settings have been updated.',
+    loadFailed: 'Error: Could not load zone',
+    listLoadFailed: 'Error: Could not load zones',
+    disabled: 'Zone disabled',
+    noResults: 'No results.',
+    loading: 'Loading Zones...',
+    role: (name: string) => `Role: ${name}`,
+    createNew: 'Create New Zone',
+    manageLink: 'manage zones and users',
+  },
+  roles: {
+    rolesLoadFailed: 'Information about Roles failed to load. Please try reloading the page.',
+    permissionsLoadFailed: 'Information about Permissions failed to load. Please try reloading the page.',
+  },
+  users: {
+    emailInUse: 'This email address is already in use.',
+    roleRequired: 'Role is required',
+    userRequired: 'A user is required',
+    alreadyInZone: 'This user already exists in this Zone',
+  },
+  trial: {
+    expired: 'Trial Expired',
+    upgrade: 'Upgrade Now',
+  },
+  execution: {
+    unknownError: 'An unknown error occurred.',
+    timedOut: 'The execution timed out.',
+    unrecognized: (status: string) => `Execution is in unrecognized state: ${status}`,
+    errorCode: (code: string | number) => `Error code: ${code}`,
+    pollingFailed: 'There was an issue retrieving the execution status. Try refreshing the page.',
+  },
+} as const;

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** The zone every page and zone-scoped call carries: `o` (alias `org`), an integer. */
+export const ZZoneQuery = z
+  .object({
+    o: z.coerce.number().int().positive().optional(),
+    org: z.coerce.number().int().positive().optional(),
+  })
+  .loose()
+  .transform(({ o, org, ...rest }) => ({ ...rest, o: o ?? org }));
+export type ZoneQuery = z.infer<typeof ZZoneQuery>;
