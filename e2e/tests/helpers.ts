@@ -1,0 +1,22 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The demo account `npm start` creates (PATCHWELL_DEMO on). */
+export const DEMO = { email: 'demo@patchwell.local', password: 'patchwell-demo-2026' };
+
+export async function signIn(page: Page, email = DEMO.email, password = DEMO.password, path = '/console/login') {
+  await page.goto(path);
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/^password/i).fill(password);
+  await page.getByRole('button', { name: /^(log ?in|sign ?in)$/i }).click();
+}
+
+/** Waits until the signed-in shell shows, and returns the zone id in `o`. */
+export async function expectShell(page: Page): Promise<number> {
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page).toHaveURL(/[?&]o=\d+/);
+  return Number(new URL(page.url()).searchParams.get('o'));
+}
+
+export function uniqueEmail(prefix = 'e2e') {
+  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+}

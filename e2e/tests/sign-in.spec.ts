@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { DEMO, expectShell, signIn, uniqueEmail } from './helpers';
+
+test.describe('sign-up and sign-in', () => {
+  test('a newcomer signs up and lands in the console of their new zone', async ({ page }) => {
+    const email = uniqueEmail('signup');
+    await page.goto('/console/signup');
+    await page.getByLabel(/first name/i).fill('Ada');
+    await page.getByLabel(/last name/i).fill('Lovelace');
+    await page.getByLabel(/company/i).fill(`Analytical Engines ${Date.now()}`);
+    await page.getByLabel(/email/i).fill(email);
+    await page.getByLabel(/^password/i).fill('correct horse battery staple');
+    await page.getByLabel(/confirm/i).fill('correct horse battery staple');
+    await page.getByLabel(/endpoints/i).fill('25');
+    await page.getByRole('button', { name: /sign ?up|create account/i }).click();
+    await expect(page).toHaveURL(/\/console\/account-created/);
+    await expect(page.getByText(email)).toBeVisible();
+    await page.getByRole('link', { name: /console|dashboard|continue/i }).first().click();
+    await expectShell(page);
+    await expect(page.getByRole('banner')).toContainText(/Analytical Engines/);
+  });
+
+  test('sign-up lists every invalid field', async ({ page }) => {
+    await page.goto('/console/signup');
+    await page.getByLabel(/^password/i).fill('short');
+    await page.getByRole('button', { name: /sign ?up|create account/i }).click();
+    await expect(page.getByText('Value must be at least 12 characters.')).toBeVisible();
+    await expect(page.getByText(/first name is required/i)).toBeVisible();
+    await expect(page).toHaveURL(/\/console\/signup/);
+  });
+
+  test('a wrong password is refused with the server message', async ({ page }) => {
+    await signIn(page, DEMO.email, 'not the right password');
+    await expect(page.getByText('Invalid email or password.')).toBeVisible();
+    await expect(page).toHaveURL(/\/console\/login/);
+  });
+
+  test('the demo user signs in with an upper-case email and sees the shell', async ({ page }) => {
+    await signIn(page, DEMO.email.toUpperCase());
+    const zone = await expectShell(page);
+    expect(zone).toBeGreaterThan(0);
+    await expect(page).toHaveTitle(/ · Patchwell$/);
+  });
+});
