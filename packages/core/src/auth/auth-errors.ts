@@ -1,0 +1,29 @@
+import { TEXTS } from '../texts';
+
+/**
+ * Error codes and messages of sign-in, sessions and sign-up, as the API sends them in
+ * `{ code, message }` bodies. The console matches on `code`; the messages are shown as is.
+ */
+export const AUTH_ERRORS = {
+  /** 401: no session cookie at all. */
+  unauthenticated: { code: 'auth.unauthenticated', message: 'You are not signed in.' },
+  /** 401: the session ended (idle timeout, maximum lifetime, logged out elsewhere, user disabled). */
+  sessionExpired: { code: 'auth.session_expired', message: TEXTS.login.sessionExpired },
+  /** 401: wrong e-mail or password; the same answer whether or not the e-mail exists. */
+  invalidCredentials: { code: 'auth.invalid_credentials', message: 'Invalid email or password.' },
+  /** 403: too many consecutive failures; an administrator must unlock the user. */
+  locked: {
+    code: 'auth.locked',
+    message: 'This account is locked after too many failed sign-ins. Ask an administrator to unlock it.',
+  },
+  /** 429: too many failed sign-ins from this address or for this account; `Retry-After` says when to retry. */
+  rateLimited: {
+    code: 'auth.rate_limited',
+    message: (minutes: number) =>
+      `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+  },
+  /** 409 on sign-up, with `errors.email`. */
+  emailTaken: { code: 'auth.email_taken', message: 'An account with this email already exists.' },
+  /** 403: a state-changing request from another site. */
+  crossSite: { code: 'csrf', message: 'This request came from another site and was refused.' },
+} as const;

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import qs from 'qs';
+import { QUERY_PARSER } from '@patchwell/core/constants';
+import type { AppContext } from './context';
+import { registerAccess } from './http/access';
+import { bespokeRoutes } from './http/bespoke.routes';
+import { registerConsole } from './http/console';
+import { registerDocs } from './http/docs';
+import { notFoundBody, registerErrorHandling } from './http/errors';
+import { registerMetrics } from './http/metrics';
+import { opsRoutes } from './http/ops.routes';
+import { registerSecurityHeaders } from './http/security-headers';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { shellRoutes } from './modules/shell/shell.routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Makes /readyz answer 503 so load balancers drain this node before it closes. */
+    markShuttingDown(): void;
+  }
+}
+
+// A caller's request id is echoed if it looks like one; otherwise we make our own.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Builds the HTTP app: API, console, docs, probes. Does not listen; `main.ts` does, tests
+ * call `listen({ port: 0 })` or `inject`. Everything it needs comes in `ctx`.
+ */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    // A hop count becomes a function: Fastify's types take only booleans, addresses and functions.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: {
+      // Nested filters such as `status:equals[]=a` and `filter[a][b]=c`, within the spec's limits.
+      querystringParser: (s) => qs.parse(s, { ...QUERY_PARSER }),
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  let shuttingDown = false;
+  app.decorate('markShuttingDown', () => {
+    shuttingDown = true;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // API answers are personal (profiles, sessions): never stored by browsers or proxies.
+    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
+
+  await app.register(cookie);
+  await registerSecurityHeaders(app, config);
+  const registry = registerMetrics(app);
+  registerAccess(app, ctx);
+  await registerDocs(app, config);
+
+  const consoleFallback = await registerConsole(app, config.webDistDir);
+  app.setNotFoundHandler((request, reply) => {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (isRead && request.url.startsWith('/console/')) return consoleFallback(request, reply);
+    return reply.code(404).send(notFoundBody());
+  });
+
+  await opsRoutes(app, ctx, { registry, isShuttingDown: () => shuttingDown });
+  await authRoutes(app, ctx);
+  await accountsRoutes(app, ctx);
+  await shellRoutes(app, ctx);
+  await bespokeRoutes(app);
+
+  return app;
+}

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to 127.0.0.1:8080, PGlite in ./data, demo and sign-up on', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      pgliteDataDir: path.resolve('data', 'pglite'),
+      publicUrl: undefined,
+      isHttps: false,
+      admin: undefined,
+      demo: true,
+      logLevel: 'info',
+      helpBaseUrl: 'https://docs.patchwell.dev',
+      supportUrl: 'https://docs.patchwell.dev/support',
+      signupEnabled: true,
+      bodyLimitBytes: 1024 * 1024,
+      trustProxy: false,
+    });
+    expect(config.webDistDir).toMatch(/packages[/\\]web[/\\]dist$/);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/patchwell',
+      DATA_DIR: 'memory://',
+      PATCHWELL_PUBLIC_URL: 'https://patch.example.com/',
+      PATCHWELL_ADMIN_EMAIL: 'Admin@Example.com',
+      PATCHWELL_ADMIN_PASSWORD: 'a-long-admin-password',
+      PATCHWELL_DEMO: '0',
+      LOG_LEVEL: 'debug',
+      PATCHWELL_HELP_BASE_URL: 'https://help.example.com/',
+      PATCHWELL_SUPPORT_URL: 'https://support.example.com',
+      PATCHWELL_SIGNUP: 'off',
+      BODY_LIMIT_BYTES: '2048',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/patchwell',
+      pgliteDataDir: 'memory://',
+      publicUrl: 'https://patch.example.com',
+      isHttps: true,
+      admin: { email: 'admin@example.com', password: 'a-long-admin-password' },
+      demo: false,
+      logLevel: 'debug',
+      helpBaseUrl: 'https://help.example.com',
+      supportUrl: 'https://support.example.com',
+      signupEnabled: false,
+      bodyLimitBytes: 2048,
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+    });
+  });
+
+  it.each([
+    ['1', true],
+    ['true', true],
+    ['0', false],
+    ['2', 2],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', PATCHWELL_DEMO: '' })).toMatchObject({ port: 8080, demo: true });
+  });
+
+  it('lists every invalid variable in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        PATCHWELL_PUBLIC_URL: 'patch.example.com',
+        PATCHWELL_DEMO: 'maybe',
+        LOG_LEVEL: 'loud',
+        BODY_LIMIT_BYTES: '10',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems.map((p) => p.split(/[: ]/)[0])).toEqual([
+      'PORT',
+      'DATABASE_URL',
+      'PATCHWELL_PUBLIC_URL',
+      'PATCHWELL_DEMO',
+      'LOG_LEVEL',
+      'BODY_LIMIT_BYTES',
+    ]);
+    expect((error as Error).message).toContain('PORT must be a number between 0 and 65535.');
+  });
+
+  it('requires the administrator e-mail and password together, and a valid password', () => {
+    expect(() => loadConfig({ PATCHWELL_ADMIN_EMAIL: 'a@b.test' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ PATCHWELL_ADMIN_PASSWORD: 'a-long-admin-password' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ PATCHWELL_ADMIN_EMAIL: 'a@b.test', PATCHWELL_ADMIN_PASSWORD: 'short' })).toThrow(
+      /PATCHWELL_ADMIN_PASSWORD: Value must be at least 12 characters/,
+    );
+  });
+});

@@ -1,0 +1,198 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ZPassword } from '@patchwell/core/auth/password';
+import { ZEmail } from '@patchwell/core/auth/signup.schema';
+
+/**
+ * Server configuration, read once from environment variables at start-up and validated
+ * with zod. An invalid value stops the server with one line per bad variable (see
+ * {@link loadConfig}). Every variable is optional; the defaults run a single-node server
+ * on 127.0.0.1:8080 with an embedded database and a demo account.
+ */
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const flag = (name: string, fallback: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'], {
+      error: `${name} must be one of 1, 0, true, false, on, off, yes, no.`,
+    })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['1', 'true', 'on', 'yes'].includes(v)));
+
+const httpUrl = (name: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `${name} must be an http:// or https:// URL.` })
+    .transform((v) => v.replace(/\/+$/, ''));
+
+const ZEnv = z
+  .object({
+    /** TCP port to listen on. Default `8080`. `0` picks a free port (tests). */
+    PORT: z.coerce
+      .number({ error: 'PORT must be a number between 0 and 65535.' })
+      .int('PORT must be a number between 0 and 65535.')
+      .min(0, 'PORT must be a number between 0 and 65535.')
+      .max(65535, 'PORT must be a number between 0 and 65535.')
+      .default(8080),
+    /** Address to listen on. Default `127.0.0.1` (this machine only); `0.0.0.0` listens on every interface. */
+    HOST: z.string().min(1, 'HOST must not be empty.').default('127.0.0.1'),
+    /**
+     * PostgreSQL connection string (`postgres://user:password@host:5432/db`). When set, the
+     * server uses that PostgreSQL (13 or later) through node-postgres; required to run
+     * several server nodes. When unset, the embedded PGlite database stores its data in
+     * `DATA_DIR/pglite`.
+     */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://.')
+      .optional(),
+    /**
+     * Directory for data kept on disk: the embedded database lives in `DATA_DIR/pglite`.
+     * Default `./data` (relative to the working directory). `memory://` keeps the embedded
+     * database in memory only; everything is lost on exit (tests, throw-away demos).
+     */
+    DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty.').default('./data'),
+    /**
+     * The address people use to reach the console, e.g. `https://patch.example.com`. Used
+     * for the Origin check, absolute links and security settings: when it starts with
+     * `https://`, session cookies are `Secure` and named `__Host-pw_session`, HSTS is sent
+     * and the CSP upgrades insecure requests. Unset: the server trusts the Host header and
+     * assumes plain HTTP (fine on localhost, not for production).
+     */
+    PATCHWELL_PUBLIC_URL: httpUrl('PATCHWELL_PUBLIC_URL').optional(),
+    /**
+     * E-mail of the first administrator. Together with `PATCHWELL_ADMIN_PASSWORD` (both or
+     * neither): on an empty database, the server creates the first account, its first
+     * zone and this global administrator. Ignored once any account exists.
+     */
+    PATCHWELL_ADMIN_EMAIL: ZEmail.optional(),
+    /** Password of the first administrator: 12 to 128 characters, not a common password. */
+    PATCHWELL_ADMIN_PASSWORD: ZPassword.optional(),
+    /**
+     * `1` (default) or `0`. When on and the database is empty at start-up, the server creates
+     * a demo account with three zones, users with different roles and a welcome banner;
+     * its sign-in is printed at start. Turn off for production. An administrator created
+     * through `PATCHWELL_ADMIN_*` makes the database non-empty, so no demo is added then.
+     */
+    PATCHWELL_DEMO: flag('PATCHWELL_DEMO', true),
+    /** Log level: `fatal`, `error`, `warn`, `info` (default), `debug`, `trace` or `silent`. Logs are JSON lines on stdout. */
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent.',
+      })
+      .default('info'),
+    /** Base of the documentation site; the console's help links (Knowledge Base, Release Notes, …) are built from it. Default `https://docs.patchwell.dev`. */
+    PATCHWELL_HELP_BASE_URL: httpUrl('PATCHWELL_HELP_BASE_URL').default('https://docs.patchwell.dev'),
+    /** Where "contact support" links point. Default `<PATCHWELL_HELP_BASE_URL>/support`. */
+    PATCHWELL_SUPPORT_URL: httpUrl('PATCHWELL_SUPPORT_URL').optional(),
+    /** `1` (default) or `0`: whether anyone may create an account through `POST /api/signup`. Off: the sign-up call answers 404. */
+    PATCHWELL_SIGNUP: flag('PATCHWELL_SIGNUP', true),
+    /** Largest accepted request body in bytes. Default `1048576` (1 MiB); larger bodies get 413. */
+    BODY_LIMIT_BYTES: z.coerce
+      .number({ error: 'BODY_LIMIT_BYTES must be a whole number of bytes (at least 1024).' })
+      .int('BODY_LIMIT_BYTES must be a whole number of bytes (at least 1024).')
+      .min(1024, 'BODY_LIMIT_BYTES must be a whole number of bytes (at least 1024).')
+      .default(1024 * 1024),
+    /**
+     * Whether to believe `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy, which
+     * decides the client address used by sign-in rate limits. Default off (`0`). `1` trusts
+     * every proxy; a number trusts that many hops; otherwise a comma-separated list of
+     * proxy addresses or CIDR ranges (`10.0.0.0/8,127.0.0.1`).
+     */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v): boolean | number | string[] => {
+        const value = (v ?? '').trim().toLowerCase();
+        if (['', '0', 'false', 'off', 'no'].includes(value)) return false;
+        if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+        if (/^\d+$/.test(value)) return Number(value);
+        return value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+      }),
+    /** `development` makes logs readable (pino-pretty) when run by `npm run dev`; also reported to the console as its environment. Default `production`. */
+    NODE_ENV: z.string().default('production'),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.PATCHWELL_ADMIN_EMAIL) !== Boolean(env.PATCHWELL_ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.PATCHWELL_ADMIN_EMAIL ? 'PATCHWELL_ADMIN_PASSWORD' : 'PATCHWELL_ADMIN_EMAIL'],
+        message: 'PATCHWELL_ADMIN_EMAIL and PATCHWELL_ADMIN_PASSWORD must be set together.',
+      });
+    }
+  });
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  /** Where PGlite keeps its files, or `memory://`. */
+  pgliteDataDir: string;
+  /** Origin people reach us at (no trailing slash), when configured. */
+  publicUrl: string | undefined;
+  /** True when `publicUrl` is https: Secure cookies, `__Host-` prefix, HSTS. */
+  isHttps: boolean;
+  admin: { email: string; password: string } | undefined;
+  demo: boolean;
+  logLevel: string;
+  helpBaseUrl: string;
+  supportUrl: string;
+  signupEnabled: boolean;
+  bodyLimitBytes: number;
+  trustProxy: boolean | number | string[];
+  environment: string;
+  /** The built console (`packages/web/dist`); not an environment variable, tests point it elsewhere. */
+  webDistDir: string;
+};
+
+/** Thrown by {@link loadConfig} with one readable line per invalid variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates the configuration from `env` (default `process.env`). Empty strings
+ * count as unset, so `FOO=` in a compose file falls back to the default.
+ * @throws ConfigError listing every invalid variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZEnv.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? 'environment');
+      return i.message.startsWith(name) ? i.message : `${name}: ${i.message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const dataDir = e.DATA_DIR;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    pgliteDataDir: dataDir === 'memory://' ? 'memory://' : path.resolve(dataDir, 'pglite'),
+    publicUrl: e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).origin : undefined,
+    isHttps: e.PATCHWELL_PUBLIC_URL?.startsWith('https://') ?? false,
+    admin:
+      e.PATCHWELL_ADMIN_EMAIL && e.PATCHWELL_ADMIN_PASSWORD
+        ? { email: e.PATCHWELL_ADMIN_EMAIL, password: e.PATCHWELL_ADMIN_PASSWORD }
+        : undefined,
+    demo: e.PATCHWELL_DEMO,
+    logLevel: e.LOG_LEVEL,
+    helpBaseUrl: e.PATCHWELL_HELP_BASE_URL,
+    supportUrl: e.PATCHWELL_SUPPORT_URL ?? `${e.PATCHWELL_HELP_BASE_URL}/support`,
+    signupEnabled: e.PATCHWELL_SIGNUP,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    trustProxy: e.TRUST_PROXY,
+    environment: e.NODE_ENV,
+    webDistDir: path.resolve(packageRoot, '../web/dist'),
+  };
+}

@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** One type for both drivers (STACK 4.2): services never know which database they talk to. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** An open database and how to close it. PGlite keeps the process alive until closed. */
+export type DbHandle = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+/** Wraps an open PGlite (tests pass a clone) and applies pending migrations. */
+export async function usePglite(client: PGlite, options: { migrate?: boolean } = {}): Promise<DbHandle> {
+  const db = drizzlePglite({ client, schema });
+  if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** Connects a node-postgres pool to `url` and applies pending migrations. */
+export async function usePostgres(url: string, options: { migrate?: boolean } = {}): Promise<DbHandle> {
+  if (options.migrate !== false) await migratePostgres(url);
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = drizzlePg({ client: pool, schema });
+  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+}
+
+// Any constant works; it only has to be the same on every node.
+const MIGRATION_LOCK_ID = 7_461_009;
+
+/** Runs migrations on one connection holding an advisory lock, so nodes starting together take turns. */
+async function migratePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Opens the configured database and brings its schema up to date: PostgreSQL when
+ * `databaseUrl` is set, otherwise PGlite in `pgliteDataDir` (or in memory for `memory://`).
+ * Migrations are forward-only and idempotent, so every node may run them at start.
+ */
+export async function openDb(config: { databaseUrl?: string; pgliteDataDir: string }): Promise<DbHandle> {
+  if (config.databaseUrl) return usePostgres(config.databaseUrl);
+  if (config.pgliteDataDir === 'memory://') return usePglite(await PGlite.create());
+  await mkdir(config.pgliteDataDir, { recursive: true });
+  return usePglite(await PGlite.create(config.pgliteDataDir));
+}
+
+/** Throws unless the database answers `select 1`. */
+export async function pingDb(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}

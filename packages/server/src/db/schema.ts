@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { BANNER_TYPES } from '@patchwell/core/shell/banner.schema';
+import { USER_STATUSES } from '@patchwell/core/auth/profile.schema';
+import { ACCOUNT_ROLES } from '@patchwell/core/zones/roles';
+import { PLANS } from '@patchwell/core/rules/tiers';
+import { SESSION_IDLE_DEFAULT_MINUTES, SESSION_LIFETIME_DEFAULT_MINUTES } from '@patchwell/core/constants';
+
+/**
+ * The database schema. Migrations in ../../drizzle are generated from this file with
+ * `npm run db:new -- <name>`; they are forward-only. Times are `timestamptz`, written from
+ * the service's clock (never the database's `now()`) so tests can move time.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull();
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const planEnum = pgEnum('plan', PLANS);
+export const accountRoleEnum = pgEnum('account_rbac_role', ACCOUNT_ROLES);
+export const userStatusEnum = pgEnum('user_status', USER_STATUSES);
+export const bannerTypeEnum = pgEnum('banner_type', BANNER_TYPES);
+export const loginFailureKindEnum = pgEnum('login_failure_kind', ['ip', 'account']);
+
+/** A customer: owns zones and users. */
+export const accounts = pgTable('accounts', {
+  id: serial('id').primaryKey(),
+  uuid: uuid('uuid').notNull().defaultRandom().unique(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+  /** Whether the account finished the quick start guide (the dashboard shows onboarding until then). */
+  completedQsg: boolean('completed_qsg').notNull().default(false),
+});
+
+export type SamlSettings = { enabled: boolean; redirect: string | null };
+
+/** Zones (the spec's organisations). A zone may have a parent zone of the same account. */
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: serial('id').primaryKey(),
+    /** The public zone id. */
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id').references((): AnyPgColumn => organizations.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    plan: planEnum('plan').notNull().default('tier3'),
+    trialEndTime: tstz('trial_end_time'),
+    disabled: boolean('disabled').notNull().default(false),
+    /** sha256 of the agents' enrolment key; the key itself is shown once. */
+    accessKeyHash: text('access_key_hash'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    saml: jsonb('saml').$type<SamlSettings>().notNull().default({ enabled: false, redirect: null }),
+    /** Id of the zone in a system this one was imported from. */
+    legacyId: integer('legacy_id'),
+    sessionMaxLifetimeMinutes: integer('session_max_lifetime_minutes')
+      .notNull()
+      .default(SESSION_LIFETIME_DEFAULT_MINUTES),
+    sessionIdleTimeoutMinutes: integer('session_idle_timeout_minutes').notNull().default(SESSION_IDLE_DEFAULT_MINUTES),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('organizations_account_name_unique').on(t.accountId, sql`lower(${t.name})`),
+    index('organizations_parent_idx').on(t.parentId),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Always stored lower-cased (sign-in lower-cases the username too). */
+    email: text('email').notNull(),
+    firstname: text('firstname').notNull(),
+    lastname: text('lastname').notNull(),
+    /** argon2id PHC string; null for invited users who have not chosen a password yet. */
+    passwordHash: text('password_hash'),
+    accountRbacRole: accountRoleEnum('account_rbac_role').notNull().default('no-global-access'),
+    status: userStatusEnum('status').notNull().default('active'),
+    /** Set after too many consecutive failed sign-ins; an administrator unlocks. */
+    locked: boolean('locked').notNull().default(false),
+    /** Failed sign-ins since the last successful one; reaching the limit sets `locked`. */
+    failedSigninCount: integer('failed_signin_count').notNull().default(0),
+    tfaEnabled: boolean('tfa_enabled').notNull().default(false),
+    samlEnabled: boolean('saml_enabled').notNull().default(false),
+    /** Per-user flags the console reads, such as `overviewReportRun`. */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    passwordChangedAt: tstz('password_changed_at'),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    index('users_account_idx').on(t.accountId),
+    check('users_email_lowercase', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+/** The role a user holds in a zone (role ids of core/zones/roles.ts). */
+export const userZoneRoles = pgTable(
+  'user_zone_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.organizationId] }), index('user_zone_roles_org_idx').on(t.organizationId)],
+);
+
+/** Server-side sessions. The id is the sha256 of the cookie's token; the token itself is never stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: tstz('last_seen_at').notNull(),
+    /** When the session ends if nothing else happens (earlier of the absolute and idle bounds), as of the last touch. */
+    expiresAt: tstz('expires_at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Failed sign-ins, counted per client address and per account name for rate limits. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: serial('id').primaryKey(),
+    kind: loginFailureKindEnum('kind').notNull(),
+    /** The client address (`ip`) or the lower-cased e-mail tried (`account`). */
+    key: text('key').notNull(),
+    occurredAt: tstz('occurred_at').notNull(),
+  },
+  (t) => [
+    index('login_failures_key_idx').on(t.kind, t.key, t.occurredAt),
+    index('login_failures_time_idx').on(t.occurredAt),
+  ],
+);
+
+/** Feature flag overrides: per account (`organization_id` null) or per zone. */
+export const featureFlags = pgTable(
+  'feature_flags',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull(),
+  },
+  (t) => [uniqueIndex('feature_flags_scope_unique').on(t.accountId, sql`coalesce(${t.organizationId}, 0)`, t.name)],
+);
+
+/** Server alert banners shown to every signed-in user while active. */
+export const banners = pgTable('banners', {
+  id: serial('id').primaryKey(),
+  message: text('message').notNull(),
+  messagetype: bannerTypeEnum('messagetype').notNull(),
+  startsAt: tstz('starts_at').notNull(),
+  endsAt: tstz('ends_at'),
+});
+
+export const userPrefs = pgTable(
+  'user_prefs',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    prefName: text('pref_name').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.prefName] })],
+);

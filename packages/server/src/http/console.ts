@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CONSOLE_BASE } from '@patchwell/core/constants';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Console not built · Patchwell</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; line-height: 1.5">
+<h1>The console is not built yet</h1>
+<p>The API is running, but the web console has not been built. Run <code>npm run build</code>
+in the repository, then restart the server.</p>
+<p>The API reference is at <a href="/api/docs">/api/docs</a>.</p>
+</body></html>`;
+
+/**
+ * Serves the built console (packages/web/dist) under /console/. Vite puts hashed files in
+ * `assets/`, which never change, so browsers may keep them a year; `index.html` and other
+ * unhashed files are revalidated on every load so a new release is picked up.
+ * Returns the not-found handler for /console/* paths that are not files: the SPA's
+ * index.html (deep links), a 404 for missing assets, or a "not built" page.
+ */
+export async function registerConsole(
+  app: FastifyInstance,
+  distDir: string,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
+  const built = existsSync(path.join(distDir, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: CONSOLE_BASE,
+      index: false,
+      cacheControl: false,
+      schemaHide: true,
+      setHeaders: (reply, filePath) => {
+        const relative = path.relative(distDir, filePath).split(path.sep);
+        reply.header('cache-control', relative[0] === 'assets' ? IMMUTABLE : 'no-cache');
+      },
+    });
+  }
+
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/console/login', 302));
+  app.get('/console', { schema: { hide: true } }, (_request, reply) => reply.redirect(CONSOLE_BASE, 301));
+
+  const fallback = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!built) {
+      return reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT_PAGE);
+    }
+    const pathname = request.url.split('?')[0] ?? '';
+    // A missing script or stylesheet must not get HTML back (the browser would report a MIME error).
+    if (pathname.startsWith(`${CONSOLE_BASE}assets/`)) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.code(200).sendFile('index.html');
+  };
+  // The directory itself is not a file to @fastify/static (it would answer 403).
+  app.get(CONSOLE_BASE, { schema: { hide: true } }, fallback);
+  return fallback;
+}

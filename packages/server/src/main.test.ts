@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('npm start (src/main.ts)', () => {
+  it('starts on an empty data directory, prints the address and demo sign-in, and stops cleanly on SIGTERM', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchwell-main-'));
+    // The server must not touch a developer's DATABASE_URL: it would seed the demo there.
+    const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: packageRoot, env });
+    try {
+      let out = '';
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      const address = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const match = /Patchwell is running: (http:\/\/127\.0\.0\.1:\d+)\/console\//.exec(out);
+          if (match && out.includes('Demo sign-in')) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      expect(out).toContain('Created the demo account. Demo sign-in: demo@patchwell.local / patchwell-demo-2026');
+      expect((await fetch(`${address}/readyz`)).status).toBe(200);
+
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits with status 1 and names each invalid variable', async () => {
+    const env = { ...process.env, DATABASE_URL: '', PORT: 'nope', LOG_LEVEL: 'loud' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: packageRoot, env });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(err).toContain('PORT must be a number');
+    expect(err).toContain('LOG_LEVEL must be one of');
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Starts the Patchwell server: configuration, database (migrated), first account or demo,
+ * HTTP. Stops gracefully on SIGTERM/SIGINT: /readyz turns 503, no new connections,
+ * in-flight requests finish, then the database closes (PGlite would keep the process alive).
+ */
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { systemClock, type AppContext } from './context';
+import { openDb } from './db/client';
+import { createLogger } from './logger';
+import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const startedAt = performance.now();
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
+
+const logger = createLogger(config.logLevel, { pretty: config.environment === 'development' });
+const handle = await openDb(config).catch((err: unknown) => {
+  logger.fatal({ err }, 'cannot open the database');
+  process.exit(1);
+});
+const ctx: AppContext = { config, db: handle.db, clock: systemClock, logger };
+
+const boot = await bootstrap(ctx).catch(async (err: unknown) => {
+  if (err instanceof BootstrapError) console.error(err.message);
+  else logger.fatal({ err }, 'cannot initialise the database');
+  await handle.close();
+  process.exit(1);
+});
+
+const app = await buildApp(ctx);
+const address = await app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
+  logger.fatal({ err }, `cannot listen on ${config.host}:${config.port}`);
+  await handle.close();
+  process.exit(1);
+});
+
+const port = new URL(address).port;
+const consoleUrl = `${config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`}/console/`;
+const lines = [
+  `Patchwell is running: ${consoleUrl}  (started in ${Math.round(performance.now() - startedAt)} ms)`,
+  `Database: ${handle.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite (${config.pgliteDataDir})`}`,
+];
+if (boot.created === 'admin') lines.push(`Created the first administrator: ${config.admin?.email}`);
+if (boot.demoSignIn) {
+  lines.push(
+    `${boot.created === 'demo' ? 'Created the demo account. ' : ''}Demo sign-in: ${boot.demoSignIn.email} / ${boot.demoSignIn.password}`,
+  );
+}
+// Plain stdout, not the JSON log: this is what a person starting the server reads.
+process.stdout.write(`${lines.join('\n')}\n`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  app.markShuttingDown();
+  const force = setTimeout(() => {
+    logger.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  try {
+    await app.close();
+    await handle.close();
+    process.exitCode = 0;
+  } catch (err) {
+    logger.error({ err }, 'error during shutdown');
+    process.exitCode = 1;
+  }
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

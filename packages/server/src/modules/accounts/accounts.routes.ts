@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZSignUpBody, ZSignUpResult } from '@patchwell/core/auth/signup.schema';
+import { ZApiError } from '@patchwell/core/shell/errors';
+import type { AppContext } from '../../context';
+import { setSessionCookie } from '../auth/cookie';
+import { signUp } from './accounts.service';
+
+/** Self-service sign-up; registered only when PATCHWELL_SIGNUP is on (otherwise the path is a 404). */
+export async function accountsRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  if (!ctx.config.signupEnabled) return;
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/signup',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Create an account and sign in',
+        description:
+          'Creates the account (named after the company), its first zone on a 15-day Complete trial and the ' +
+          'user as its global administrator, then sets the session cookie. 400 lists every invalid field ' +
+          '(including a too-common password); 409 `auth.email_taken` when the e-mail already has an account.',
+        body: ZSignUpBody,
+        response: { 201: ZSignUpResult, 400: ZApiError, 409: ZApiError },
+      },
+    },
+    async (request, reply) => {
+      const { result, token } = await signUp(ctx, request.body, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      setSessionCookie(reply, ctx.config, token);
+      return reply.code(201).send(result);
+    },
+  );
+}

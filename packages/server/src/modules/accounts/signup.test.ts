@@ -1,0 +1,182 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMON_PASSWORD_MESSAGE } from '@patchwell/core/auth/password';
+import { ZProfile } from '@patchwell/core/auth/profile.schema';
+import { ZSignUpResult } from '@patchwell/core/auth/signup.schema';
+import { ONE_DAY_MS } from '@patchwell/core/constants';
+import { TEXTS } from '@patchwell/core/texts';
+import { accounts, organizations, userZoneRoles, users } from '../../db/schema';
+import { createTestDb } from '../../test/db';
+import { bodyOf, sessionCookieOf, startTestApp, type TestApp } from '../../test/app';
+import type { DbHandle } from '../../db/client';
+
+let handle: DbHandle;
+let t: TestApp;
+let n = 0;
+
+const validBody = () => ({
+  firstname: 'Grace',
+  lastname: 'Hopper',
+  company: `Initech ${++n}`,
+  email: `grace.${n}@initech.test`,
+  password: 'a-long-and-unusual-passphrase',
+  password_confirmation: 'a-long-and-unusual-passphrase',
+  endpoints: 250,
+});
+
+const signUp = (body: unknown, app: TestApp = t) =>
+  app.request('/api/signup', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  t = await startTestApp({ db: handle });
+});
+afterAll(async () => {
+  await t.close();
+  await handle.close();
+});
+
+describe('POST /api/signup', () => {
+  it('creates the account, a 15-day Complete trial zone and a global administrator, and signs them in', async () => {
+    const body = { ...validBody(), email: '  Grace.Mixed@Initech.TEST ' };
+    const res = await signUp(body);
+    expect(res.status).toBe(201);
+    const result = ZSignUpResult.parse(await bodyOf(res));
+    expect(result.email).toBe('grace.mixed@initech.test');
+
+    const [account] = await t.db.select().from(accounts).where(eq(accounts.id, result.account_id));
+    expect(account!.name).toBe(body.company);
+    const [zone] = await t.db.select().from(organizations).where(eq(organizations.id, result.zone_id));
+    expect(zone).toMatchObject({ name: body.company, plan: 'tier3', accountId: account!.id });
+    expect(zone!.trialEndTime!.getTime()).toBe(t.clock.now().getTime() + 15 * ONE_DAY_MS);
+    const [user] = await t.db.select().from(users).where(eq(users.id, result.user_id));
+    expect(user).toMatchObject({ accountRbacRole: 'global-admin', status: 'active', firstname: 'Grace' });
+    expect(user!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const roles = await t.db.select().from(userZoneRoles).where(eq(userZoneRoles.userId, user!.id));
+    expect(roles).toEqual([{ userId: user!.id, organizationId: zone!.id, roleId: 1 }]);
+
+    const cookie = sessionCookieOf(res);
+    const self = await t.request('/api/users/self', { headers: { cookie } });
+    const profile = ZProfile.parse(await bodyOf(self));
+    expect(profile.rbac_role).toBe('Global Administrator');
+    expect(profile.orgs[0]!.trial_expired).toBe(false);
+  });
+
+  it('lists every invalid field in one 400', async () => {
+    const res = await signUp({
+      firstname: '',
+      lastname: 'x'.repeat(32),
+      company: '',
+      email: 'not-an-email',
+      password: 'short',
+      password_confirmation: 'different',
+      endpoints: 0,
+    });
+    expect(res.status).toBe(400);
+    const body = await bodyOf(res);
+    expect(body.code).toBe('validation');
+    expect(body.message).toBe(TEXTS.validation.summary);
+    expect(Object.keys(body.errors).sort()).toEqual(
+      ['company', 'email', 'endpoints', 'firstname', 'lastname', 'password', 'password_confirmation'].sort(),
+    );
+    expect(body.errors.email).toEqual([TEXTS.validation.email]);
+    expect(body.errors.password).toEqual([TEXTS.validation.minLength(12)]);
+    expect(body.errors.password_confirmation).toEqual(['Passwords do not match.']);
+    expect(body.errors.firstname).toEqual(['First name is required']);
+  });
+
+  it('names every missing field of an empty body', async () => {
+    const res = await signUp({});
+    expect(res.status).toBe(400);
+    expect(Object.keys((await bodyOf(res)).errors)).toHaveLength(7);
+  });
+
+  it('accepts names of 31 characters and refuses 32', async () => {
+    const ok = await signUp({ ...validBody(), firstname: 'a'.repeat(31), lastname: 'b'.repeat(31) });
+    expect(ok.status).toBe(201);
+    const tooLong = await signUp({ ...validBody(), firstname: 'a'.repeat(32), lastname: 'b'.repeat(32) });
+    expect(tooLong.status).toBe(400);
+    const { errors } = await bodyOf(tooLong);
+    expect(errors).toEqual({
+      firstname: ['First name must be under 32 characters.'],
+      lastname: ['Last name must be under 32 characters.'],
+    });
+  });
+
+  it('refuses a company name over 64 characters', async () => {
+    const res = await signUp({ ...validBody(), company: 'c'.repeat(65) });
+    expect(res.status).toBe(400);
+    expect(Object.keys((await bodyOf(res)).errors)).toEqual(['company']);
+  });
+
+  it('refuses a password from the common-password list', async () => {
+    const res = await signUp({ ...validBody(), password: 'qwerty123456', password_confirmation: 'qwerty123456' });
+    expect(res.status).toBe(400);
+    expect(await bodyOf(res)).toEqual({
+      code: 'validation',
+      message: TEXTS.validation.summary,
+      errors: { password: [COMMON_PASSWORD_MESSAGE] },
+    });
+  });
+
+  it('answers 409 email_taken for an e-mail that already has an account, in any letter case', async () => {
+    const body = validBody();
+    expect((await signUp(body)).status).toBe(201);
+    const again = await signUp({ ...validBody(), email: body.email.toUpperCase() });
+    expect(again.status).toBe(409);
+    expect(await bodyOf(again)).toEqual({
+      code: 'auth.email_taken',
+      message: 'An account with this email already exists.',
+      errors: { email: ['An account with this email already exists.'] },
+    });
+  });
+
+  it('answers 400 for a body that is not JSON and 415 for another content type', async () => {
+    const bad = await t.request('/api/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"firstname": ',
+    });
+    expect(bad.status).toBe(400);
+    expect((await bodyOf(bad)).code).toBe('bad_request');
+    const xml = await t.request('/api/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: '<signup/>',
+    });
+    expect(xml.status).toBe(415);
+    expect((await bodyOf(xml)).code).toBe('unsupported_media_type');
+  });
+
+  it('answers 400 for a JSON array or string body', async () => {
+    for (const body of [[], 'text', 42]) {
+      const res = await signUp(body);
+      expect(res.status).toBe(400);
+      expect((await bodyOf(res)).code).toBe('validation');
+    }
+  });
+
+  it('refuses a sign-up posted from another site', async () => {
+    const res = await t.request('/api/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify(validBody()),
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it('is 404 when sign-up is turned off', async () => {
+    const closed = await startTestApp({ db: handle, config: { signupEnabled: false } });
+    try {
+      const res = await signUp(validBody(), closed);
+      expect(res.status).toBe(404);
+      expect((await bodyOf(res)).code).toBe('not_found');
+    } finally {
+      await closed.close();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
+import { ZIsAuthenticated, ZProfile } from '@patchwell/core/auth/profile.schema';
+import { ZApiError } from '@patchwell/core/shell/errors';
+import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
+import type { AppContext } from '../../context';
+import { AppError } from '../../http/errors';
+import { assertSameOrigin } from '../../http/same-origin';
+import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
+import { getProfile } from './profile.service';
+import { createSession, destroySession, resolveSession } from './sessions.service';
+import { parseBasicAuth, verifyCredentials } from './signin.service';
+
+const tags = ['auth'];
+const cookieAuth = [{ cookieAuth: [] }];
+
+/** Sign-in, profile, session check and logout. */
+export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/users/is-authenticated',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'Whether the session cookie is valid',
+        description:
+          'Answers `true`, or 401 (`auth.unauthenticated` without a cookie, `auth.session_expired` otherwise).',
+        security: cookieAuth,
+        response: { 200: ZIsAuthenticated, 401: ZApiError },
+      },
+    },
+    async () => true as const,
+  );
+
+  app.get(
+    '/api/users/self',
+    {
+      config: { access: 'session', basicSignIn: true },
+      schema: {
+        tags,
+        summary: 'The signed-in user’s profile; with Basic credentials, sign in first',
+        description:
+          'With the session cookie, returns the profile for zone `o`. With `Authorization: Basic base64(email:password)` ' +
+          'it signs in: checks the credentials, starts a new session (Set-Cookie) and returns the profile. ' +
+          'Failures: 401 `auth.invalid_credentials`, 403 `auth.locked`, 429 `auth.rate_limited` (with Retry-After).',
+        security: [{ cookieAuth: [] }, { basicAuth: [] }],
+        querystring: ZZoneQuery,
+        response: { 200: ZProfile, 401: ZApiError, 403: ZApiError, 429: ZApiError },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user ?? (await signInWithBasic(ctx, request, reply));
+      return getProfile(ctx, user, user.session, request.query.o);
+    },
+  );
+
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A GET that ends a session is state-changing: refuse it from other sites too.
+    assertSameOrigin(request, ctx.config);
+    const token = readSessionToken(request, ctx.config);
+    if (token) await destroySession(ctx, token);
+    clearSessionCookie(reply, ctx.config);
+    return reply.code(204).send();
+  };
+  const logoutSchema = {
+    tags,
+    summary: 'Sign out: ends the session and clears the cookie',
+    description: 'Always 204, signed in or not. 403 `csrf` when the request comes from another site.',
+    response: { 204: z.void(), 403: ZApiError },
+  };
+  app.get('/api/logout', { config: { access: 'public' }, schema: logoutSchema }, logout);
+  app.post('/api/logout', { config: { access: 'public' }, schema: logoutSchema }, logout);
+}
+
+/** Signs in with the request's Basic credentials, replacing any session the browser had. */
+async function signInWithBasic(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  const credentials = parseBasicAuth(request.headers.authorization);
+  if (!credentials) {
+    throw new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
+  }
+  const user = await verifyCredentials(ctx, credentials, { ip: request.ip });
+  const previous = readSessionToken(request, ctx.config);
+  if (previous) await destroySession(ctx, previous);
+  const { token } = await createSession(ctx, user, { ip: request.ip, userAgent: request.headers['user-agent'] });
+  setSessionCookie(reply, ctx.config, token);
+  request.log.info({ userId: user.id }, 'signed in');
+  const sessionUser = await resolveSession(ctx, token);
+  request.user = sessionUser;
+  return sessionUser;
+}

@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
+import {
+  ONE_MINUTE_MS,
+  SESSION_IDLE_DEFAULT_MINUTES,
+  SESSION_IDLE_MAX_MINUTES,
+  SESSION_LIFETIME_DEFAULT_MINUTES,
+  SESSION_LIFETIME_MAX_MINUTES,
+} from '@patchwell/core/constants';
+import type { AppContext } from '../../context';
+import { AppError } from '../../http/errors';
+import {
+  deleteDeadSessionsOfUser,
+  deleteSession,
+  findSession,
+  findZoneAccess,
+  insertSession,
+  touchSession,
+  type ZoneAccess,
+} from './sessions.store';
+
+/** The signed-in user as routes and services see it (`request.user`). */
+export type SessionUser = {
+  id: number;
+  accountId: number | null;
+  isGlobalAdmin: boolean;
+  /** Explicit role per zone; a global administrator may have none and still reach every zone of the account. */
+  zoneRoles: { organizationId: number; roleId: number }[];
+  session: {
+    /** sha256 of the cookie token. */
+    id: string;
+    /** When the session ends unless used again (earlier of the idle and absolute bounds). */
+    expiresAt: Date;
+    idleTimeoutMinutes: number;
+  };
+};
+
+/** Touch `last_seen_at` at most this often: one write a minute per session, not one per request. */
+const TOUCH_INTERVAL_MS = ONE_MINUTE_MS;
+
+/** The stored id of a token. Only the hash is stored, so a database leak yields no usable cookie. */
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function boundsOf(access: ZoneAccess) {
+  return {
+    maxLifetimeMinutes: access.maxLifetimeMinutes ?? SESSION_LIFETIME_DEFAULT_MINUTES,
+    idleTimeoutMinutes: access.idleTimeoutMinutes ?? SESSION_IDLE_DEFAULT_MINUTES,
+  };
+}
+
+function expiryOf(createdAt: Date, lastSeenAt: Date, bounds: ReturnType<typeof boundsOf>): Date {
+  const absolute = createdAt.getTime() + bounds.maxLifetimeMinutes * ONE_MINUTE_MS;
+  const idle = lastSeenAt.getTime() + bounds.idleTimeoutMinutes * ONE_MINUTE_MS;
+  return new Date(Math.min(absolute, idle));
+}
+
+/**
+ * Starts a session for a user who just proved who they are. Always a fresh random id
+ * (never the one the browser brought), so a planted cookie cannot become a signed-in one.
+ * Returns the raw token for the cookie; only its hash is stored.
+ */
+export async function createSession(
+  ctx: AppContext,
+  user: { id: number; accountId: number | null; isGlobalAdmin: boolean },
+  meta: { ip: string | undefined; userAgent: string | undefined },
+): Promise<{ token: string; expiresAt: Date }> {
+  const now = ctx.clock.now();
+  await deleteDeadSessionsOfUser(ctx.db, user.id, {
+    idleBefore: new Date(now.getTime() - SESSION_IDLE_MAX_MINUTES * ONE_MINUTE_MS),
+    createdBefore: new Date(now.getTime() - SESSION_LIFETIME_MAX_MINUTES * ONE_MINUTE_MS),
+  });
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = expiryOf(now, now, boundsOf(await findZoneAccess(ctx.db, user)));
+  await insertSession(ctx.db, {
+    id: sessionIdOf(token),
+    userId: user.id,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+    ip: meta.ip?.slice(0, 64),
+    userAgent: meta.userAgent?.slice(0, 512),
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * Validates a session token and returns its user. The bounds are the strictest among the
+ * user's zones, read now, so a changed zone setting applies on the next request.
+ * @throws AppError 401 `auth.session_expired` for an unknown, expired or disabled user's session (and deletes it).
+ */
+export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
+  const id = sessionIdOf(token);
+  const found = await findSession(ctx.db, id);
+  const expired = () => new AppError(AUTH_ERRORS.sessionExpired.code, 401, AUTH_ERRORS.sessionExpired.message);
+  if (!found) throw expired();
+  if (found.user.status !== 'active') {
+    await deleteSession(ctx.db, id);
+    throw expired();
+  }
+  const isGlobalAdmin = found.user.accountRbacRole === 'global-admin';
+  const access = await findZoneAccess(ctx.db, { id: found.user.id, accountId: found.user.accountId, isGlobalAdmin });
+  const bounds = boundsOf(access);
+  const now = ctx.clock.now();
+  const { createdAt, lastSeenAt } = found.session;
+  if (now.getTime() >= expiryOf(createdAt, lastSeenAt, bounds).getTime()) {
+    await deleteSession(ctx.db, id);
+    throw expired();
+  }
+  let seen = lastSeenAt;
+  if (now.getTime() - lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+    seen = now;
+    await touchSession(ctx.db, id, now, expiryOf(createdAt, now, bounds));
+  }
+  return {
+    id: found.user.id,
+    accountId: found.user.accountId,
+    isGlobalAdmin,
+    zoneRoles: access.roles,
+    session: { id, expiresAt: expiryOf(createdAt, seen, bounds), idleTimeoutMinutes: bounds.idleTimeoutMinutes },
+  };
+}
+
+/** Ends the session of `token`, if it exists. */
+export async function destroySession(ctx: AppContext, token: string): Promise<void> {
+  await deleteSession(ctx.db, sessionIdOf(token));
+}

@@ -1,0 +1,60 @@
+import { TEXTS } from '@patchwell/core/texts';
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { CONSOLE_TEXTS } from '../texts';
+import { usePageTitle } from '../ui/usePageTitle';
+import { ChunkLoadError } from './chunks';
+import { ChunkReloadModal } from './ChunkReloadModal';
+import { PlainFrame } from './PlainLayout';
+
+// Loaded on demand: it reads the client config (help links), which the first page does not need.
+const NotFoundPage = lazy(() => import('../features/notfound/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
+
+/** 'Something Went Wrong - Please Reload' with 'Reload Now' (spec A section 8). */
+export function NavigationFailed() {
+  usePageTitle(TEXTS.generic.navigationFailed);
+  return (
+    <Stack align="center" ta="center" gap="md" py="xl">
+      <Title order={1} fz="h2">
+        {TEXTS.generic.navigationFailed}
+      </Title>
+      <Text c="dimmed">{TEXTS.generic.unexpected}</Text>
+      <Button onClick={() => window.location.reload()}>{TEXTS.generic.reloadNow}</Button>
+    </Stack>
+  );
+}
+
+/**
+ * The router's error element: 404 responses show the 404 page, failed page downloads the
+ * persistent reload modal, anything else the navigation-failure page.
+ */
+export function RouteError({ isInsideRoot = true }: { isInsideRoot?: boolean }) {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <PlainFrame width={720}>
+        <Suspense fallback={null}>
+          <NotFoundPage />
+        </Suspense>
+      </PlainFrame>
+    );
+  }
+  if (error instanceof ChunkLoadError) {
+    // The root layout shows the persistent reload modal (chunkFailure was reported); this
+    // boundary only renders it itself when it replaced the root layout.
+    return (
+      <PlainFrame>
+        <Text ta="center" py="xl">
+          {CONSOLE_TEXTS.chunk.body}
+        </Text>
+        {!isInsideRoot && <ChunkReloadModal />}
+      </PlainFrame>
+    );
+  }
+  return (
+    <PlainFrame>
+      <NavigationFailed />
+    </PlainFrame>
+  );
+}

@@ -1,0 +1,66 @@
+import type { ComponentType } from 'react';
+
+/** A route's code could not be downloaded (usually: a new version replaced the old files). */
+export class ChunkLoadError extends Error {
+  override readonly name = 'ChunkLoadError';
+  constructor(cause: unknown) {
+    super('A part of the console failed to load.', { cause });
+  }
+}
+
+type Listener = () => void;
+let failed = false;
+const listeners = new Set<Listener>();
+
+/** Chunk failures seen outside the router (Vite's preload errors) switch the reload modal on. */
+export const chunkFailure = {
+  report() {
+    if (failed) return;
+    failed = true;
+    listeners.forEach((l) => l());
+  },
+  hasFailed: () => failed,
+  subscribe(listener: Listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+/**
+ * A react-router `lazy` for a page module: loads `load()`, takes the named component, and
+ * turns a failed download into ChunkLoadError so the error boundary shows the reload modal.
+ */
+export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => {
+    let module: M;
+    try {
+      module = await load();
+    } catch (error) {
+      chunkFailure.report();
+      throw new ChunkLoadError(error);
+    }
+    return { Component: pick(module) };
+  };
+}
+
+/**
+ * A route loader whose code is downloaded on first use, so loaders (and the schemas they
+ * validate with) stay out of the first page's bundle. `make` builds the loader from the
+ * module once.
+ */
+export function lazyLoader<M, A, R>(load: () => Promise<M>, make: (module: M) => (args: A) => R) {
+  let loader: ((args: A) => R) | undefined;
+  return async (args: A): Promise<Awaited<R>> => {
+    if (!loader) {
+      let module: M;
+      try {
+        module = await load();
+      } catch (error) {
+        chunkFailure.report();
+        throw new ChunkLoadError(error);
+      }
+      loader = make(module);
+    }
+    return await loader(args);
+  };
+}

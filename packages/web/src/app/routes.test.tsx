@@ -1,0 +1,205 @@
+import type { Profile } from '@patchwell/core/auth/profile.schema';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { api } from '../api/client';
+import { buildProfile, buildZone } from '../test/factories';
+import { renderRoutes } from '../test/render';
+import { startTestServer } from '../test/server';
+import { recordedEvents } from './analytics';
+import { queryClient } from './query-client';
+import { routes } from './routes';
+import { storedCurrentOrg } from './storage';
+
+const acme = buildZone({ id: 1, name: 'Acme' });
+const beta = buildZone({ id: 2, name: 'Beta' });
+
+const state: { session: 'valid' | 'expired'; profile: Profile | 'fails'; logouts: number } = {
+  session: 'valid',
+  profile: buildProfile({ orgs: [acme, beta] }),
+  logouts: 0,
+};
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    'GET /api/users/is-authenticated': () =>
+      state.session === 'valid'
+        ? { body: true }
+        : { status: 401, body: { code: 'auth.session_expired', message: 'Expired' } },
+    'GET /api/users/self': () =>
+      state.profile === 'fails' ? { status: 500, body: { message: 'boom' } } : { body: state.profile },
+    'GET /api/logout': () => {
+      state.logouts += 1;
+      return { status: 204 };
+    },
+    'GET /api/banners': () => ({ body: [] }),
+  });
+  api.configure({ baseUrl: server.url });
+});
+
+afterAll(async () => {
+  api.configure({ baseUrl: undefined });
+  await server.close();
+});
+
+beforeEach(() => {
+  queryClient.clear();
+  state.session = 'valid';
+  state.profile = buildProfile({ orgs: [acme, beta] });
+  state.logouts = 0;
+});
+
+function open(entry: string) {
+  return renderRoutes(routes, entry, queryClient);
+}
+
+const at = (router: ReturnType<typeof open>['router']) => router.state.location.pathname + router.state.location.search;
+
+async function settle(router: ReturnType<typeof open>['router'], expected: string) {
+  await waitFor(() => expect(at(router)).toBe(expected), { timeout: 3000 });
+}
+
+describe('signed-in routes', () => {
+  it('send a visitor without a session to login with the path to return to and err=session-expired', async () => {
+    state.session = 'expired';
+    const { router } = open('/devices?o=1');
+    await settle(router, `/login?redirect=${encodeURIComponent('/devices?o=1')}&err=session-expired`);
+    expect(await screen.findByText(/Your session has expired/)).toBeInTheDocument();
+  });
+
+  it('put the chosen zone in the URL, store it, and show the page’s empty state', async () => {
+    const { router } = open('/devices');
+    await settle(router, '/devices?o=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Devices' })).toBeInTheDocument();
+    expect(screen.getByText('Devices appear here once agents enrol.')).toBeInTheDocument();
+    expect(storedCurrentOrg()).toBe(1);
+    await waitFor(() => expect(document.title).toBe('Devices · Patchwell'));
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('main')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('© 2026 Patchwell contributors');
+  });
+
+  it('read the org alias and replace a zone the user does not have', async () => {
+    const first = open('/software?org=2');
+    await settle(first.router, '/software?o=2');
+    first.unmount();
+    const second = open('/software?o=99');
+    await settle(second.router, '/software?o=2'); // the stored zone from the previous visit
+  });
+
+  it('log out and return to login when the profile cannot be loaded', async () => {
+    state.profile = 'fails';
+    const { router } = open('/reports?o=1');
+    await settle(router, `/login?redirect=${encodeURIComponent('/reports?o=1')}`);
+    expect(state.logouts).toBe(1);
+  });
+
+  it('record a page view for each navigation', async () => {
+    const { router } = open('/software?o=1');
+    await screen.findByRole('heading', { level: 1, name: 'Software' });
+    await waitFor(() =>
+      expect(recordedEvents().at(-1)).toMatchObject({
+        type: 'page_view',
+        path: '/software',
+        search: '?o=1',
+        title: 'Software · Patchwell',
+      }),
+    );
+    expect(window.__patchwellPageViews).toBe(recordedEvents());
+    await router.navigate('/devices?o=1');
+    await waitFor(() =>
+      expect(recordedEvents().at(-1)).toMatchObject({ path: '/devices', title: 'Devices · Patchwell' }),
+    );
+  });
+
+  it('switch zones keeping the route and changing only o', async () => {
+    const { router } = open('/reports/overview?o=1');
+    await screen.findByRole('heading', { name: 'Overview Report' });
+    await userEvent.click(screen.getByRole('button', { name: /Zone: Acme/ }));
+    await userEvent.click(
+      within(screen.getByRole('list', { name: 'Select a zone' })).getByRole('button', { name: 'Beta' }),
+    );
+    await settle(router, '/reports/overview?o=2');
+    expect(storedCurrentOrg()).toBe(2);
+  });
+
+  it('log out through the account menu', async () => {
+    const { router } = open('/dashboard?o=1');
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await settle(router, '/login');
+    expect(state.logouts).toBe(1);
+  });
+});
+
+describe('guards and redirects', () => {
+  it('send / to /login', async () => {
+    const { router } = open('/');
+    await settle(router, '/login');
+  });
+
+  it.each([
+    ['/reports-overview?o=1', '/reports/overview?o=1'],
+    ['/reports-noncompliant?o=1', '/reports/needs-attention?o=1'],
+    ['/device-detail?s=42&o=1', '/devices/42?o=1'],
+    ['/group-editor?gid=7&o=1', '/manage/groups/7?o=1'],
+    ['/policy-patch-editor?o=1', '/manage/policies/create?o=1'],
+    ['/system-management?tab=groups&o=1', '/manage/groups?o=1'],
+    ['/community-worklets?o=1', '/manage/worklet-catalog?o=1'],
+    ['/manage/maintenance-windows?o=1', '/manage/policies?o=1'],
+  ])('redirect the legacy route %s to %s and track the visit', async (from, to) => {
+    const { router } = open(from);
+    await settle(router, to);
+    expect(recordedEvents()).toContainEqual(expect.objectContaining({ type: 'deprecated_route', from, to }));
+  });
+
+  it('map the settings tab query to its page (api becomes keys)', async () => {
+    const { router } = open('/settings?tab=api&o=1');
+    await settle(router, '/settings/keys?o=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Keys' })).toBeInTheDocument();
+  });
+
+  it('fall back to the profile settings without Billing.read', async () => {
+    state.profile = buildProfile({ orgs: [acme], permissions: { '1': ['Endpoint.read'] } });
+    const { router } = open('/settings/billing?o=1');
+    await settle(router, '/settings/profile?o=1');
+  });
+
+  it('fall back to /manage when the tasks page is switched off by automated remediation', async () => {
+    const { router } = open('/manage/tasks?o=1');
+    await settle(router, '/manage?o=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'System' })).toBeInTheDocument();
+  });
+
+  it('show the 404 page on the global view to anyone but a global administrator with an account', async () => {
+    const { router } = open('/global?o=1');
+    expect(await screen.findByRole('heading', { name: '404 - Page Not Found' })).toBeInTheDocument();
+    expect(at(router)).toBe('/global?o=1');
+  });
+
+  it('open global setup for a global administrator, on the zones tab', async () => {
+    state.profile = buildProfile({ orgs: [acme, beta], is_global_admin: true, account_rbac_role: 'global-admin' });
+    const { router } = open('/global?o=1');
+    await settle(router, '/global/setup/zones?o=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Zones' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+
+  it('show the 404 page for unknown routes and for password pages without their flag', async () => {
+    open('/no-such-page');
+    expect(await screen.findByRole('heading', { name: '404 - Page Not Found' })).toBeInTheDocument();
+  });
+
+  it('hide /forgot-password behind the first authentication milestone', async () => {
+    open('/forgot-password');
+    expect(await screen.findByRole('heading', { name: '404 - Page Not Found' })).toBeInTheDocument();
+  });
+
+  it('send a signed-in user from /signup to the dashboard', async () => {
+    const { router } = open('/signup');
+    await settle(router, '/dashboard?o=1');
+  });
+});

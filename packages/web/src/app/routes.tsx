@@ -1,0 +1,317 @@
+import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import type { PlaceholderId } from '../features/placeholders/placeholder-pages';
+import type * as GuardsModule from './guards';
+import { lazyLoader, lazyPage } from './chunks';
+import { LEGACY_PATHS, PATHS, pathTo } from './paths';
+import { PlainLayout, WidePlainLayout } from './PlainLayout';
+import { RootLayout } from './RootLayout';
+import { RouteError } from './RouteError';
+import { SHELL_ROUTE_ID } from './shell-context';
+
+type Guards = typeof GuardsModule;
+
+/**
+ * A loader built from the guards module. The guards (session check, profile, zone choice,
+ * permission and flag checks) load with the first signed-in page, not with the login page.
+ */
+function g(make: (guards: Guards) => (args: LoaderFunctionArgs) => unknown) {
+  return lazyLoader(() => import('./guards'), make);
+}
+
+/** A signed-in page that shows its empty state until its feature arrives. */
+function placeholder(page: PlaceholderId, level: 1 | 2 = 1): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: lazyPage(
+      () => import('../features/placeholders/PlaceholderPage'),
+      ({ PlaceholderPage }) =>
+        function Placeholder() {
+          return <PlaceholderPage page={page} level={level} />;
+        },
+    ),
+  };
+}
+
+const notFoundPage = lazyPage(
+  () => import('../features/notfound/NotFoundPage'),
+  (m) => m.NotFoundPage,
+);
+
+const rel = (path: string) => path.replace(/^\//, '');
+const q = (url: URL, name: string) => url.searchParams.get(name);
+
+const AVR = 'automated_vulnerability_remediation' as const;
+
+/** Routes under the signed-in layout (paths relative to /console). */
+const shellRoutes: RouteObject[] = [
+  { path: rel(PATHS.dashboard), ...placeholder('dashboard') },
+  { path: rel(PATHS.devices), ...placeholder('devices') },
+  { path: rel(PATHS.deviceDetail), ...placeholder('deviceDetail') },
+  { path: rel(PATHS.software), ...placeholder('software') },
+  {
+    path: rel(PATHS.manageHome),
+    children: [
+      {
+        index: true,
+        lazy: lazyPage(
+          () => import('../features/manage/ManageHomePage'),
+          (m) => m.ManageHomePage,
+        ),
+      },
+      { path: 'policies', ...placeholder('policies') },
+      { path: 'policies/create', ...placeholder('policyCreate') },
+      { path: 'policies/:policyId', ...placeholder('policyDetail') },
+      { path: 'groups', ...placeholder('groups') },
+      { path: 'groups/create-group', ...placeholder('groupCreate') },
+      { path: 'groups/:groupId', ...placeholder('groupDetail') },
+      {
+        path: 'tasks',
+        loader: g((m) => m.guard([m.needsFlag(AVR, false, PATHS.manageHome)])),
+        ...placeholder('tasks'),
+      },
+      {
+        path: 'remediations',
+        loader: g((m) => m.guard([m.needsFlag(AVR, true, PATHS.manageHome)])),
+        ...placeholder('remediations'),
+      },
+      { path: 'worklet-catalog', ...placeholder('workletCatalog') },
+      { path: 'maintenance-windows', loader: g((m) => m.maintenanceWindows), ...placeholder('maintenanceWindows') },
+      { path: 'community-worklets', loader: g((m) => m.legacy(() => PATHS.workletCatalog)) },
+    ],
+  },
+  {
+    path: rel(PATHS.reportsHome),
+    lazy: lazyPage(
+      () => import('../features/reports/ReportsLayout'),
+      (m) => m.ReportsLayout,
+    ),
+    children: [
+      {
+        index: true,
+        lazy: lazyPage(
+          () => import('../features/reports/ReportsHomePage'),
+          (m) => m.ReportsHomePage,
+        ),
+      },
+      { path: 'overview', ...placeholder('reportsOverview', 2) },
+      { path: 'prepatch', ...placeholder('reportsPrepatch', 2) },
+      { path: 'needs-attention', ...placeholder('reportsNeedsAttention', 2) },
+      { path: 'data-extracts', ...placeholder('reportsDataExtracts', 2) },
+      { path: 'activity-log', ...placeholder('reportsActivityLog', 2) },
+      {
+        path: 'policy-results',
+        loader: g((m) => m.guard([m.needsFlag('policy_results_page', true, PATHS.reportsHome)])),
+        ...placeholder('reportsPolicyResults', 2),
+      },
+    ],
+  },
+  {
+    path: rel(PATHS.settings),
+    lazy: lazyPage(
+      () => import('../features/settings/SettingsLayout'),
+      (m) => m.SettingsLayout,
+    ),
+    children: [
+      { index: true, loader: g((m) => m.settingsIndex) },
+      { path: 'profile', ...placeholder('profile', 2) },
+      {
+        path: 'billing',
+        loader: g((m) => m.guard([m.needsPermission('Billing', 'read', PATHS.profile)])),
+        ...placeholder('billing', 2),
+      },
+      {
+        path: 'users',
+        loader: g((m) => m.guard([m.needsPermission('Users', 'read', PATHS.profile)])),
+        ...placeholder('users', 2),
+      },
+      { path: 'keys', ...placeholder('keys', 2) },
+      { path: 'security', loader: g((m) => m.guard([m.needsSecurity])), ...placeholder('security', 2) },
+      { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
+    ],
+  },
+  {
+    path: rel(PATHS.global),
+    children: [
+      { index: true, loader: g((m) => m.forward(PATHS.setupAndConfiguration, [m.needsGlobalAccess])) },
+      {
+        path: 'setup',
+        loader: g((m) => m.guard([m.needsGlobalAccess])),
+        lazy: lazyPage(
+          () => import('../features/global/GlobalSetupLayout'),
+          (m) => m.GlobalSetupLayout,
+        ),
+        children: [
+          { index: true, loader: g((m) => m.forward(PATHS.globalZones, [m.needsGlobalAccess])) },
+          { path: 'zones', ...placeholder('globalZones', 2) },
+          {
+            path: 'zones/create-zone',
+            loader: g((m) => m.guard([m.needsGlobalAccess, m.needsTier3Parent])),
+            ...placeholder('globalCreateZone', 2),
+          },
+          { path: 'zones/:zoneId', ...placeholder('globalZoneDetail', 2) },
+          { path: 'create-zone', loader: g((m) => m.legacy(() => PATHS.globalCreateZone, [], [m.needsGlobalAccess])) },
+          { path: 'roles-and-permissions', ...placeholder('globalRoles', 2) },
+          { path: 'users', ...placeholder('globalUsers', 2) },
+          { path: 'users/create-user', ...placeholder('globalCreateUser', 2) },
+          { path: 'users/:userId', ...placeholder('globalUserDetail', 2) },
+          { path: 'authentication', ...placeholder('globalAuthentication', 2) },
+          { path: 'authentication/create-connection', ...placeholder('globalCreateConnection', 2) },
+          { path: 'authentication/:connectionId', ...placeholder('globalConnectionDetail', 2) },
+          { path: 'domains', ...placeholder('globalDomains', 2) },
+          { path: 'settings', ...placeholder('globalSettings', 2) },
+        ],
+      },
+      { path: 'devices', loader: g((m) => m.guard([m.needsGlobalDevices])), ...placeholder('globalDevices') },
+    ],
+  },
+
+  // Legacy aliases (spec A section 2, spec B section 2).
+  {
+    path: rel(LEGACY_PATHS.deviceDetail),
+    loader: g((m) =>
+      m.legacy((url) => (q(url, 's') ? pathTo(PATHS.deviceDetail, { deviceId: q(url, 's')! }) : PATHS.devices), ['s']),
+    ),
+  },
+  { path: rel(LEGACY_PATHS.reportsOverview), loader: g((m) => m.legacy(() => PATHS.reportsOverview)) },
+  { path: rel(LEGACY_PATHS.reportsPrepatch), loader: g((m) => m.legacy(() => PATHS.reportsPrepatch)) },
+  { path: rel(LEGACY_PATHS.reportsNoncompliant), loader: g((m) => m.legacy(() => PATHS.reportsNeedsAttention)) },
+  { path: rel(LEGACY_PATHS.dataExtracts), loader: g((m) => m.legacy(() => PATHS.reportsDataExtracts)) },
+  { path: rel(LEGACY_PATHS.activityLog), loader: g((m) => m.legacy(() => PATHS.reportsActivityLog)) },
+  { path: rel(LEGACY_PATHS.createGroup), loader: g((m) => m.legacy(() => PATHS.groupCreate)) },
+  {
+    path: rel(LEGACY_PATHS.groupEditor),
+    loader: g((m) =>
+      m.legacy(
+        (url) => (q(url, 'gid') ? pathTo(PATHS.groupDetail, { groupId: q(url, 'gid')! }) : PATHS.groupCreate),
+        ['gid'],
+      ),
+    ),
+  },
+  ...[LEGACY_PATHS.policyPatchEditor, LEGACY_PATHS.policyRequiredSoftwareEditor, LEGACY_PATHS.policyCustomEditor].map(
+    (path): RouteObject => ({
+      path: rel(path),
+      loader: g((m) =>
+        m.legacy(
+          (url) => (q(url, 'pid') ? pathTo(PATHS.policyDetail, { policyId: q(url, 'pid')! }) : PATHS.policyCreate),
+          ['pid'],
+        ),
+      ),
+    }),
+  ),
+  {
+    path: rel(LEGACY_PATHS.systemManagement),
+    loader: g((m) => m.legacy((url) => (q(url, 'tab') === 'groups' ? PATHS.groups : PATHS.policiesHome), ['tab'])),
+  },
+  { path: rel(LEGACY_PATHS.communityWorklets), loader: g((m) => m.legacy(() => PATHS.workletCatalog)) },
+  {
+    path: rel(LEGACY_PATHS.zoneEditor),
+    loader: g((m) =>
+      m.legacy(
+        (url) => (q(url, 'zid') ? pathTo(PATHS.globalZoneDetail, { zoneId: q(url, 'zid')! }) : PATHS.globalZones),
+        ['zid'],
+        [m.needsGlobalAccess],
+      ),
+    ),
+  },
+  {
+    path: rel(LEGACY_PATHS.createUser),
+    loader: g((m) => m.legacy(() => PATHS.globalCreateUser, [], [m.needsGlobalAccess])),
+  },
+  {
+    path: rel(LEGACY_PATHS.userEditor),
+    loader: g((m) =>
+      m.legacy(
+        (url) => (q(url, 'uid') ? pathTo(PATHS.globalUserDetail, { userId: q(url, 'uid')! }) : PATHS.globalUsers),
+        ['uid'],
+        [m.needsGlobalAccess],
+      ),
+    ),
+  },
+];
+
+/** The console's route tree (relative to the /console basename). */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    errorElement: <RouteError isInsideRoot={false} />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          {
+            index: true,
+            loader: ({ request }) => redirect(PATHS.login + new URL(request.url).search),
+          },
+          {
+            Component: PlainLayout,
+            children: [
+              {
+                path: rel(PATHS.login),
+                lazy: lazyPage(
+                  () => import('../features/auth/LoginPage'),
+                  (m) => m.LoginPage,
+                ),
+              },
+              {
+                path: rel(PATHS.signup),
+                loader: g((m) => m.signupLoader),
+                lazy: lazyPage(
+                  () => import('../features/auth/SignUpPage'),
+                  (m) => m.SignUpPage,
+                ),
+              },
+              {
+                path: rel(PATHS.accountCreated),
+                lazy: lazyPage(
+                  () => import('../features/auth/AccountCreatedPage'),
+                  (m) => m.AccountCreatedPage,
+                ),
+              },
+              {
+                path: rel(PATHS.forgotPassword),
+                loader: g((m) => () => m.authMilestone1Loader()),
+                lazy: lazyPage(
+                  () => import('../features/auth/PasswordPages'),
+                  (m) => m.ForgotPasswordPage,
+                ),
+              },
+              {
+                path: rel(PATHS.passwordReset),
+                loader: g((m) => () => m.authMilestone1Loader()),
+                lazy: lazyPage(
+                  () => import('../features/auth/PasswordPages'),
+                  (m) => m.PasswordResetPage,
+                ),
+              },
+              {
+                path: rel(PATHS.acceptInvite),
+                lazy: lazyPage(
+                  () => import('../features/auth/AcceptInvitePage'),
+                  (m) => m.AcceptInvitePage,
+                ),
+              },
+            ],
+          },
+          {
+            id: SHELL_ROUTE_ID,
+            loader: g((m) => m.shellLoader),
+            // Every navigation re-checks the session (spec A section 4); the profile stays cached.
+            shouldRevalidate: () => true,
+            lazy: lazyPage(
+              () => import('../features/shell/ShellLayout'),
+              (m) => m.ShellLayout,
+            ),
+            children: shellRoutes,
+          },
+          {
+            Component: WidePlainLayout,
+            children: [
+              { path: rel(PATHS.notFound), lazy: notFoundPage },
+              { path: '*', lazy: notFoundPage },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

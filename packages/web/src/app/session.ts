@@ -1,0 +1,79 @@
+import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
+import type { QueryClient } from '@tanstack/react-query';
+import { redirect } from 'react-router';
+import { isApiError } from '../api/errors';
+import { checkSession, logout, profileQuery } from '../features/auth/auth.api';
+import { consolePath, loginPath } from './paths';
+import { queryClient as defaultQueryClient } from './query-client';
+import { rememberCurrentOrg, storedCurrentOrg } from './storage';
+import { chooseZone, requestedZoneId, withZone } from './zone';
+
+/** What every signed-in page knows: the user, and the current zone (none if the user has no zone). */
+export type ShellContext = {
+  profile: Profile;
+  zone: ProfileOrg | undefined;
+  zoneId: number | undefined;
+};
+
+/**
+ * The signed-in routes' loader (spec A section 4):
+ * 1. check the session; failure → /login?redirect=<here> (+ err=session-expired on 401);
+ * 2. load the profile (cached for 30 minutes); failure → log out, /login?redirect=<here>;
+ * 3. choose the zone (requested `o`/`org` the user has, else the stored one, else the first),
+ *    store it, and make sure the URL carries it as `o`.
+ */
+export async function loadShell(request: Request, client: QueryClient = defaultQueryClient): Promise<ShellContext> {
+  const url = new URL(request.url);
+  const here = consolePath(url);
+
+  try {
+    await checkSession();
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
+  }
+
+  const requested = requestedZoneId(url.searchParams);
+  let profile: Profile;
+  try {
+    profile = await client.fetchQuery(profileQuery(requested));
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    await logout().catch(() => undefined);
+    client.clear();
+    throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
+  }
+
+  const zone = chooseZone(profile.orgs, requested, storedCurrentOrg());
+  if (zone) {
+    rememberCurrentOrg(zone.id);
+    if (url.searchParams.get('o') !== String(zone.id) || url.searchParams.has('org')) {
+      throw redirect(withZone(here, zone.id));
+    }
+  }
+  return { profile, zone, zoneId: zone?.id };
+}
+
+// All loaders of one navigation receive the same Request: the shell is loaded once for it,
+// and guard loaders of child routes wait for the same result.
+const perRequest = new WeakMap<Request, Promise<ShellContext>>();
+
+export function requireShell(request: Request): Promise<ShellContext> {
+  let pending = perRequest.get(request);
+  if (!pending) {
+    pending = loadShell(request);
+    perRequest.set(request, pending);
+  }
+  return pending;
+}
+
+/** Log out (spec A section 4): end the session, forget cached data, go to login. */
+export async function signOut(
+  navigate: (to: string) => void,
+  options: Parameters<typeof loginPath>[0] = {},
+  client: QueryClient = defaultQueryClient,
+): Promise<void> {
+  await logout().catch(() => undefined);
+  client.clear();
+  navigate(loginPath(options));
+}

@@ -1,0 +1,125 @@
+/**
+ * Pages whose content arrives with later work. Each shows its title and one line about
+ * what will appear there, never sample data.
+ */
+export const PLACEHOLDER_PAGES = {
+  dashboard: {
+    title: 'Dashboard',
+    description: 'Patch status, device health and recent activity of this zone appear here once agents enrol.',
+  },
+  devices: { title: 'Devices', description: 'Devices appear here once agents enrol.' },
+  deviceDetail: {
+    title: 'Device Details',
+    description: "A device's hardware, installed software, patches and policies appear here once it has enrolled.",
+  },
+  software: {
+    title: 'Software',
+    description: 'Software installed across your devices appears here after their first inventory scan.',
+  },
+  policies: {
+    title: 'Policies',
+    description: 'Patch, worklet and required-software policies appear here once you create them.',
+  },
+  policyCreate: {
+    title: 'Create Policy',
+    description: 'Choosing a policy type and building its schedule arrives with the policy editor.',
+  },
+  policyDetail: { title: 'Policy', description: "A policy's configuration, schedule and groups appear here." },
+  groups: {
+    title: 'Groups',
+    description: 'Device groups appear here once you create them, with their scan intervals and policies.',
+  },
+  groupCreate: { title: 'Create Group', description: 'Creating device groups arrives with the group editor.' },
+  groupDetail: { title: 'Group', description: "A group's devices, scan interval and policies appear here." },
+  tasks: {
+    title: 'Tasks',
+    description: 'Remediation tasks from vulnerability scan imports appear here once you upload a scan.',
+  },
+  remediations: {
+    title: 'Remediations',
+    description: 'Vulnerability remediation batches appear here once you import scanner results.',
+  },
+  workletCatalog: {
+    title: 'Worklet Catalog',
+    description: 'Ready-made worklets you can turn into policies appear here.',
+  },
+  maintenanceWindows: {
+    title: 'Maintenance Windows',
+    description: 'Windows that keep policies from running on groups appear here once you define them.',
+  },
+  reportsOverview: {
+    title: 'Overview Report',
+    description: 'Compliance and patch activity of this zone appear here once devices report.',
+  },
+  reportsPrepatch: {
+    title: 'Pre-Patch Report',
+    description: 'Patches due at the next policy runs appear here once devices have been scanned.',
+  },
+  reportsNeedsAttention: {
+    title: 'Needs Attention',
+    description: 'Devices that failed to patch or wait for a reboot appear here.',
+  },
+  reportsDataExtracts: {
+    title: 'Data Extracts',
+    description: 'Exports of patch history and API activity, up to 90 days back, appear here once requested.',
+  },
+  reportsActivityLog: {
+    title: 'Activity Log',
+    description: 'A record of the actions taken in this zone appears here.',
+  },
+  reportsPolicyResults: {
+    title: 'Policy Results',
+    description: 'Results of policies that ran in the last 30 days appear here.',
+  },
+  profile: {
+    title: 'Profile',
+    description: 'Your name, email, password and multi-factor authentication settings appear here.',
+  },
+  billing: {
+    title: 'Billing',
+    description: 'Your plan, payment method, billing information and invoices appear here.',
+  },
+  users: { title: 'Users', description: 'The user accounts of this zone and their roles appear here.' },
+  keys: { title: 'Keys', description: "Your API keys and this zone's agent access key appear here." },
+  security: {
+    title: 'Security',
+    description: 'Session lifetime, idle timeout and single sign-on settings of this zone appear here.',
+  },
+  apns: {
+    title: 'APNS Settings',
+    description: 'The Apple Push Notification service certificate used for macOS device management appears here.',
+  },
+  globalZones: { title: 'Zones', description: 'The zones of your account appear here.' },
+  globalCreateZone: { title: 'Create Zone', description: 'Creating zones arrives with zone management.' },
+  globalZoneDetail: { title: 'Zone', description: "A zone's settings and users appear here." },
+  globalRoles: {
+    title: 'Roles and Permissions',
+    description: 'The roles of your account and the permissions each grants appear here.',
+  },
+  globalUsers: { title: 'Users', description: 'The users of your account and their zones appear here.' },
+  globalCreateUser: { title: 'Create User', description: 'Adding users to your account arrives with user management.' },
+  globalUserDetail: { title: 'User', description: "A user's zones and roles appear here." },
+  globalAuthentication: {
+    title: 'Authentication',
+    description: 'Single sign-on connections of your account appear here once you create them.',
+  },
+  globalCreateConnection: {
+    title: 'Create Connection',
+    description: 'Creating SAML connections arrives with single sign-on.',
+  },
+  globalConnectionDetail: {
+    title: 'Connection',
+    description: "A connection's identity provider and domains appear here.",
+  },
+  globalDomains: { title: 'Domains', description: 'The email domains your account has verified appear here.' },
+  globalSettings: {
+    title: 'Global Settings',
+    description: 'Settings that apply to every zone of your account appear here.',
+  },
+  globalDevices: {
+    title: 'Global Devices',
+    description: 'Devices of every zone in your account appear here once agents enrol.',
+  },
+} as const satisfies Record<string, { title: string; description: string }>;
+
+export type PlaceholderId = keyof typeof PLACEHOLDER_PAGES;

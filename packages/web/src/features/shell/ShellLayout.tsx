@@ -1,0 +1,134 @@
+import type { ProfileOrg } from '@patchwell/core/auth/profile.schema';
+import { CREATE_ZONE_DIALOG_WIDTH } from '@patchwell/core/constants';
+import { AppShell, Box, Button, Container, Group, Modal, Text } from '@mantine/core';
+import { IconBuildingOff } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { isFeatureOn } from '../../app/access';
+import { PATHS } from '../../app/paths';
+import { signOut } from '../../app/session';
+import { useShell } from '../../app/shell-context';
+import { rememberLastRoute } from '../../app/storage';
+import { withZone } from '../../app/zone';
+import { CONSOLE_TEXTS } from '../../texts';
+import { EmptyStatePage } from '../../ui/EmptyStatePage';
+import { AlertBanners } from '../banners/AlertBanners';
+import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
+import { useBanners, useClientConfig } from './shell.api';
+import { TopNav } from './TopNav';
+
+/** Switching needs a fresh login when the flag is on and either zone uses SAML (spec A section 4). */
+export function needsReauthentication(isFlagOn: boolean, current: ProfileOrg | undefined, target: ProfileOrg): boolean {
+  return isFlagOn && current?.id !== target.id && (target.saml.enabled || !!current?.saml.enabled);
+}
+
+/** The signed-in layout: top navigation, banners, the page, and the footer. */
+export function ShellLayout() {
+  const { profile, zone, zoneId } = useShell();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const config = useClientConfig();
+  const banners = useBanners();
+  const [isCreateZoneOpen, setCreateZoneOpen] = useState(false);
+  const [reauthTarget, setReauthTarget] = useState<ProfileOrg | null>(null);
+  const isGlobalView = location.pathname === PATHS.global || location.pathname.startsWith(`${PATHS.global}/`);
+
+  useEffect(() => {
+    rememberLastRoute(location.pathname + location.search);
+  }, [location.pathname, location.search]);
+
+  const onSwitchZone = (target: ProfileOrg) => {
+    if (target.id === zoneId) return;
+    if (needsReauthentication(isFeatureOn(profile, 'zone_reauthentication'), zone, target)) {
+      setReauthTarget(target);
+      return;
+    }
+    navigate(withZone(location.pathname + location.search, target.id));
+  };
+
+  const onContinueToLogin = () => {
+    const target = reauthTarget;
+    setReauthTarget(null);
+    if (!target) return;
+    if (target.saml.enabled && target.saml.redirect) {
+      window.location.assign(target.saml.redirect);
+      return;
+    }
+    void signOut(navigate, { zoneId: target.id });
+  };
+
+  return (
+    <AppShell header={{ height: 60 }} padding={0}>
+      <a href="#main" className="skip-link">
+        {CONSOLE_TEXTS.skipToContent}
+      </a>
+      <AppShell.Header>
+        <TopNav
+          profile={profile}
+          zone={zone}
+          isGlobalView={isGlobalView}
+          config={config}
+          onSwitchZone={onSwitchZone}
+          onOpenZone={(target) => navigate(withZone(PATHS.dashboard, target.id))}
+          onCreateZone={() => setCreateZoneOpen(true)}
+          onLogout={() => void signOut(navigate)}
+        />
+      </AppShell.Header>
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }} id="main">
+        <Box component="section" aria-label={CONSOLE_TEXTS.banners.region}>
+          <UnsupportedBrowserBanner />
+          <AlertBanners banners={banners.data} />
+        </Box>
+        <Container size="xl" w="100%" py="lg" style={{ flex: 1 }}>
+          {zone || isGlobalView ? (
+            <Outlet />
+          ) : (
+            <EmptyStatePage
+              title={CONSOLE_TEXTS.zones.noZone}
+              description={`${CONSOLE_TEXTS.zones.noZones} ${CONSOLE_TEXTS.zones.noZonesDescription}`}
+              icon={<IconBuildingOff size={32} stroke={1.5} aria-hidden="true" />}
+            />
+          )}
+        </Container>
+        <Box component="footer" py="md" px="lg" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+          <Text size="xs" c="dimmed">
+            {CONSOLE_TEXTS.footer}
+          </Text>
+        </Box>
+      </AppShell.Main>
+
+      <Modal
+        opened={isCreateZoneOpen}
+        onClose={() => setCreateZoneOpen(false)}
+        title={CONSOLE_TEXTS.zones.createNewTitle}
+        size={CREATE_ZONE_DIALOG_WIDTH}
+      >
+        <Text size="sm" mb="lg">
+          {CONSOLE_TEXTS.zones.createNewPending}
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setCreateZoneOpen(false)}>
+            {CONSOLE_TEXTS.zones.close}
+          </Button>
+        </Group>
+      </Modal>
+
+      <Modal
+        opened={reauthTarget !== null}
+        onClose={() => setReauthTarget(null)}
+        title={CONSOLE_TEXTS.zones.loginRequiredTitle}
+        size="sm"
+      >
+        <Text size="sm" mb="lg">
+          {CONSOLE_TEXTS.zones.loginRequiredBody}
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setReauthTarget(null)}>
+            {CONSOLE_TEXTS.zones.cancel}
+          </Button>
+          <Button onClick={onContinueToLogin}>{CONSOLE_TEXTS.zones.continueToLogin}</Button>
+        </Group>
+      </Modal>
+    </AppShell>
+  );
+}

@@ -1,0 +1,43 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './app/global.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { api } from './api/client';
+import { chunkFailure } from './app/chunks';
+import { globalLoader } from './app/loader';
+import { consolePath } from './app/paths';
+import { Providers } from './app/Providers';
+import { queryClient } from './app/query-client';
+import { BASENAME, createAppRouter } from './app/router';
+import { createAuthFailureHandler } from './app/auth-failure';
+
+const router = createAppRouter();
+
+api.configure({
+  onRequestStart: () => globalLoader.start(),
+  onRequestEnd: () => globalLoader.finish(),
+  onAuthFailure: createAuthFailureHandler({
+    navigate: (to) => void router.navigate(to),
+    currentPath: () => consolePath(window.location, BASENAME),
+    onExpired: () => queryClient.clear(),
+  }),
+});
+
+// Vite reports a failed preload of a lazily loaded chunk's dependencies here.
+window.addEventListener('vite:preloadError', (event) => {
+  event.preventDefault();
+  chunkFailure.report();
+});
+
+const container = document.getElementById('root');
+if (!container) throw new Error('Missing #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,39 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+// jsdom has no layout engine. Mantine reads media queries: answer "yes" to min-width
+// queries (a desktop-sized window) and "no" to max-width ones (STACK.md gotcha).
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: !query.includes('max-width'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }),
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+Element.prototype.scrollIntoView ??= () => undefined;
+
+// A current browser: CSS.supports answers (jsdom has no CSS object).
+if (!window.CSS) Object.defineProperty(window, 'CSS', { value: {}, writable: true });
+if (typeof window.CSS.supports !== 'function') {
+  Object.defineProperty(window.CSS, 'supports', { value: () => true, writable: true });
+}
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+});

@@ -1,0 +1,33 @@
+import { SNACKBAR_DURATION_MS } from '@patchwell/core/constants';
+import { TEXTS } from '@patchwell/core/texts';
+import { notifications } from '@mantine/notifications';
+
+/**
+ * Snackbars (spec A section 8): success, warning (optional duration) and error; 6 s, at
+ * most five at once, bottom right (set on the Notifications provider).
+ */
+export const notify = {
+  success(message: string) {
+    notifications.show({ message, color: 'green', autoClose: SNACKBAR_DURATION_MS });
+  },
+  warning(message: string, durationMs: number = SNACKBAR_DURATION_MS) {
+    notifications.show({ message, color: 'yellow', autoClose: durationMs });
+  },
+  error(message: string) {
+    notifications.show({ message, color: 'red', autoClose: SNACKBAR_DURATION_MS });
+  },
+  /**
+   * 'Error: ' plus the server's errors or message, else the generic text. The formatter
+   * (core's, next to the error schema) loads on first use, keeping it off the login page.
+   */
+  apiError(error: unknown): Promise<void> {
+    return import('../api/error-text').then(
+      ({ errorText }) => notify.error(errorText(error)),
+      () => notify.error(TEXTS.generic.unexpected),
+    );
+  },
+  /** 'Error: Some of the data for this page failed to load...' */
+  pageLoadFailed() {
+    notify.error(TEXTS.generic.pageLoadFailed);
+  },
+};

@@ -1,0 +1,43 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API server (packages/server) listens here during `npm run dev`.
+const API_TARGET = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  base: '/console/',
+  plugins: [react()],
+  server: {
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: false },
+      '/bespoke': { target: API_TARGET, changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: false },
+      '/bespoke': { target: API_TARGET, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // dist/.vite/manifest.json: lets scripts/bundle-size.mjs measure what a page loads.
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks: they change with dependency upgrades, not with our code.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
+            { name: 'router', test: /node_modules[\\/]react-router[\\/]/, priority: 30 },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 30 },
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 30 },
+            { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/, priority: 30 },
+          ],
+        },
+      },
+    },
+  },
+});
