@@ -1,6 +1,5 @@
 import { useSyncExternalStore } from 'react';
 import { useNavigation } from 'react-router';
-import { CONSOLE_TEXTS } from '../texts';
 import classes from './GlobalLoader.module.css';
 import { globalLoader, type LoaderStore } from './loader';
 
@@ -9,5 +8,6 @@ export function GlobalLoader({ store = globalLoader }: { store?: LoaderStore }) 
   const isBusy = useSyncExternalStore(store.subscribe, store.isVisible, store.isVisible);
   const navigation = useNavigation();
   if (!isBusy && navigation.state === 'idle') return null;
-  return <div className={classes.bar} role="progressbar" aria-label={CONSOLE_TEXTS.loading} aria-busy="true" />;
+  // Decorative: pages announce their own content when it arrives.
+  return <div className={classes.bar} aria-hidden="true" data-testid="global-loader" />;
 }

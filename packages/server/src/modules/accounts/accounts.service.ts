@@ -77,7 +77,7 @@ export async function signUp(
   let created: Awaited<ReturnType<typeof createAccountWithAdmin>>;
   try {
     created = await ctx.db.transaction((tx) =>
-      createAccountWithAdmin(tx as unknown as Db, {
+      createAccountWithAdmin(tx, {
         accountName: body.company,
         zone: {
           name: body.company,

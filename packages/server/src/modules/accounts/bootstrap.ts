@@ -1,6 +1,5 @@
 import { COMMON_PASSWORD_MESSAGE } from '@patchwell/core/auth/password';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
 import { hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { createAccountWithAdmin } from './accounts.service';
 import { countAccounts, findCredentials, lockForBootstrap } from './accounts.store';
@@ -31,8 +30,7 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
   if ((admin || demo) && (await countAccounts(ctx.db)) === 0) {
     const now = ctx.clock.now();
     const adminHash = admin ? await hashPassword(admin.password) : null;
-    created = await ctx.db.transaction(async (txn) => {
-      const tx = txn as unknown as Db;
+    created = await ctx.db.transaction(async (tx) => {
       await lockForBootstrap(tx);
       if ((await countAccounts(tx)) > 0) return null; // another node won the race
       if (admin && adminHash) {

@@ -221,18 +221,21 @@ export function TopNav({
         <AccountMenu items={accountMenuItems(profile, zoneId, zone?.disabled ?? false)} onLogout={onLogout} />
       </Group>
       {showLinks && (
-        <Drawer
-          opened={isDrawerOpen}
-          onClose={drawer.close}
-          title={CONSOLE_TEXTS.nav.mobileTitle}
-          size="xs"
-          hiddenFrom="md"
-          closeButtonProps={{ 'aria-label': CONSOLE_TEXTS.nav.closeMenu }}
-        >
-          <nav aria-label={`${CONSOLE_TEXTS.nav.label} (mobile)`}>
-            <MobileLinks items={items} onNavigate={drawer.close} />
-          </nav>
-        </Drawer>
+        <Drawer.Root opened={isDrawerOpen} onClose={drawer.close} size="xs" hiddenFrom="md">
+          <Drawer.Overlay />
+          <Drawer.Content>
+            {/* A div, not Mantine's default <header>: the page already has its banner landmark. */}
+            <Drawer.Header component="div">
+              <Drawer.Title>{CONSOLE_TEXTS.nav.mobileTitle}</Drawer.Title>
+              <Drawer.CloseButton aria-label={CONSOLE_TEXTS.nav.closeMenu} />
+            </Drawer.Header>
+            <Drawer.Body>
+              <nav aria-label={`${CONSOLE_TEXTS.nav.label} (mobile)`}>
+                <MobileLinks items={items} onNavigate={drawer.close} />
+              </nav>
+            </Drawer.Body>
+          </Drawer.Content>
+        </Drawer.Root>
       )}
     </div>
   );
