@@ -26,11 +26,13 @@ test.describe('console shell', () => {
     }
     await page.keyboard.press('Escape');
 
-    await nav.getByRole('button', { name: /organi[sz]ation|zone/i }).first().click();
-    await expect(page.getByText(/^Role: /)).toBeVisible();
+    await nav.getByRole('button', { name: /^Zone: / }).click();
+    const zoneMenu = page.getByRole('dialog', { name: /^Zone: / });
+    await expect(zoneMenu.getByText(/^Role: /)).toBeVisible();
+    await expect(zoneMenu.getByRole('textbox', { name: 'Search zones' })).toBeVisible();
     await page.keyboard.press('Escape');
 
-    await nav.getByRole('button', { name: /account|user menu|secondary/i }).click();
+    await nav.getByRole('button', { name: 'Account menu' }).click();
     for (const item of [/Demo/, /^Billing$/, /^Users$/, /^Keys$/, /^Logout$/]) {
       await expect(page.getByRole('menuitem', { name: item })).toBeVisible();
     }
@@ -38,21 +40,38 @@ test.describe('console shell', () => {
 
   test('navigating keeps the zone, and a reload keeps the chosen zone', async ({ page }) => {
     const nav = page.getByRole('banner');
-    await nav.getByRole('button', { name: /organi[sz]ation|zone/i }).first().click();
-    const items = page.getByRole('menuitem').filter({ hasNotText: /manage zones|create new zone/i });
-    const count = await items.count();
+    const before = Number(new URL(page.url()).searchParams.get('o'));
+    await nav.getByRole('button', { name: /^Zone: / }).click();
+    const zones = page.getByRole('list', { name: 'Select a zone' }).getByRole('button');
+    const count = await zones.count();
     expect(count).toBeGreaterThan(1);
-    const target = items.nth(count - 1);
-    const name = (await target.innerText()).split('\n')[0]!.trim();
+    const target = zones.nth(count - 1);
+    const name = (await target.innerText()).trim();
     await target.click();
-    await expect(nav).toContainText(name);
+    await expect(nav.getByRole('button', { name: /^Zone: / })).toContainText(name);
     const zone = Number(new URL(page.url()).searchParams.get('o'));
+    expect(zone).not.toBe(before);
+
+    // The search box filters case-insensitively and says when nothing matches.
+    await nav.getByRole('button', { name: /^Zone: / }).click();
+    await page.getByRole('textbox', { name: 'Search zones' }).fill(name.toUpperCase());
+    await expect(zones).toHaveCount(1);
+    await page.getByRole('textbox', { name: 'Search zones' }).fill('no zone is called this');
+    await expect(page.getByText('No results.')).toBeVisible();
+    await page.keyboard.press('Escape');
 
     await nav.getByRole('link', { name: 'Devices', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/console/devices\\?(.*&)?o=${zone}`));
+    await nav.getByRole('link', { name: 'Reports', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/console/reports\\?(.*&)?o=${zone}`));
+    // Each navigation sent a page-view event to the analytics sink.
+    const views = await page.evaluate(() =>
+      (window.__patchwellPageViews ?? []).filter((e) => e.type === 'page_view').map((e) => e.path),
+    );
+    expect(views.slice(-2)).toEqual(['/devices', '/reports']);
     await page.reload();
     await expect(page).toHaveURL(new RegExp(`o=${zone}`));
-    await expect(nav).toContainText(name);
+    await expect(nav.getByRole('button', { name: /^Zone: / })).toContainText(name);
   });
 
   test('an unknown route shows the 404 page', async ({ page }) => {

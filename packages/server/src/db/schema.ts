@@ -34,7 +34,8 @@ export const planEnum = pgEnum('plan', PLANS);
 export const accountRoleEnum = pgEnum('account_rbac_role', ACCOUNT_ROLES);
 export const userStatusEnum = pgEnum('user_status', USER_STATUSES);
 export const bannerTypeEnum = pgEnum('banner_type', BANNER_TYPES);
-export const loginFailureKindEnum = pgEnum('login_failure_kind', ['ip', 'account']);
+/** What a `login_failures` row counts; see that table. */
+export const loginFailureKindEnum = pgEnum('login_failure_kind', ['ip', 'account', 'signup']);
 
 /** A customer: owns zones and users. */
 export const accounts = pgTable('accounts', {
@@ -146,13 +147,17 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** Failed sign-ins, counted per client address and per account name for rate limits. */
+/**
+ * Attempts counted for rate limits, one row each: failed sign-ins per client address
+ * (`ip`) and per e-mail tried (`account`), and sign-up attempts per client address
+ * (`signup`). Rows older than the longest window are swept periodically.
+ */
 export const loginFailures = pgTable(
   'login_failures',
   {
     id: serial('id').primaryKey(),
     kind: loginFailureKindEnum('kind').notNull(),
-    /** The client address (`ip`) or the lower-cased e-mail tried (`account`). */
+    /** The client address (`ip`, `signup`) or the lower-cased e-mail tried (`account`). */
     key: text('key').notNull(),
     occurredAt: tstz('occurred_at').notNull(),
   },

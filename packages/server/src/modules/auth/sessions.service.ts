@@ -3,14 +3,11 @@ import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import {
   ONE_MINUTE_MS,
   SESSION_IDLE_DEFAULT_MINUTES,
-  SESSION_IDLE_MAX_MINUTES,
   SESSION_LIFETIME_DEFAULT_MINUTES,
-  SESSION_LIFETIME_MAX_MINUTES,
 } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
 import {
-  deleteDeadSessionsOfUser,
   deleteSession,
   findSession,
   findZoneAccess,
@@ -67,10 +64,6 @@ export async function createSession(
   meta: { ip: string | undefined; userAgent: string | undefined },
 ): Promise<{ token: string; expiresAt: Date }> {
   const now = ctx.clock.now();
-  await deleteDeadSessionsOfUser(ctx.db, user.id, {
-    idleBefore: new Date(now.getTime() - SESSION_IDLE_MAX_MINUTES * ONE_MINUTE_MS),
-    createdBefore: new Date(now.getTime() - SESSION_LIFETIME_MAX_MINUTES * ONE_MINUTE_MS),
-  });
   const token = randomBytes(32).toString('base64url');
   const expiresAt = expiryOf(now, now, boundsOf(await findZoneAccess(ctx.db, user)));
   await insertSession(ctx.db, {
@@ -87,7 +80,8 @@ export async function createSession(
 
 /**
  * Validates a session token and returns its user. The bounds are the strictest among the
- * user's zones, read now, so a changed zone setting applies on the next request.
+ * user's zones, read now, so a shortened zone setting applies on the next request; a
+ * lengthened one applies to sessions still alive.
  * @throws AppError 401 `auth.session_expired` for an unknown, expired or disabled user's session (and deletes it).
  */
 export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
@@ -104,7 +98,9 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
   const bounds = boundsOf(access);
   const now = ctx.clock.now();
   const { createdAt, lastSeenAt } = found.session;
-  if (now.getTime() >= expiryOf(createdAt, lastSeenAt, bounds).getTime()) {
+  // The stored expiry counts too: a session that outlived the bounds in force at its last
+  // touch stays dead if a bound is raised later, as it would once the sweep has deleted it.
+  if (now.getTime() >= Math.min(expiryOf(createdAt, lastSeenAt, bounds).getTime(), found.session.expiresAt.getTime())) {
     await deleteSession(ctx.db, id);
     throw expired();
   }

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { organizations, sessions, userZoneRoles, users } from '../../db/schema';
 
@@ -72,20 +72,16 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
 }
 
 /**
- * Housekeeping at sign-in: removes a user's sessions that no zone setting could keep alive
- * (idle or older than the largest allowed bounds), whatever the settings are today.
+ * Deletes up to `limit` sessions that expired before `now`; returns how many. Rows another
+ * node is deleting, or a request is touching, at the same moment are skipped, not waited for.
  */
-export async function deleteDeadSessionsOfUser(
-  db: Db,
-  userId: number,
-  limits: { idleBefore: Date; createdBefore: Date },
-): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        or(lt(sessions.lastSeenAt, limits.idleBefore), lt(sessions.createdAt, limits.createdBefore)),
-      ),
-    );
+export async function deleteExpiredSessions(db: Db, now: Date, limit: number): Promise<number> {
+  const batch = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(lt(sessions.expiresAt, now))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const deleted = await db.delete(sessions).where(inArray(sessions.id, batch)).returning({ id: sessions.id });
+  return deleted.length;
 }

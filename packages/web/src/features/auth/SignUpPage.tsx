@@ -55,7 +55,8 @@ export function SignUpPage() {
     formState: { errors, isDirty, isSubmitting },
   } = useForm<SignUpInput, unknown, SignUpOutput>({
     resolver: zodResolver(ZSignUpBody),
-    mode: 'onTouched',
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: {
       firstname: '',
       lastname: '',

@@ -74,7 +74,7 @@ export function ShellLayout() {
           onLogout={() => void signOut(navigate)}
         />
       </AppShell.Header>
-      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }} id="main">
+      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: 'calc(100dvh - 3.5rem)' }} id="main">
         <Box component="section" aria-label={CONSOLE_TEXTS.banners.region}>
           <UnsupportedBrowserBanner />
           <AlertBanners banners={banners.data} />
@@ -90,12 +90,13 @@ export function ShellLayout() {
             />
           )}
         </Container>
-        <Box component="footer" py="md" px="lg" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
-          <Text size="xs" c="dimmed">
-            {CONSOLE_TEXTS.footer}
-          </Text>
-        </Box>
       </AppShell.Main>
+      {/* Outside <main> so that it is the page's contentinfo landmark. */}
+      <Box component="footer" py="md" px="lg" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+        <Text size="xs" c="dimmed">
+          {CONSOLE_TEXTS.footer}
+        </Text>
+      </Box>
 
       <Modal
         opened={isCreateZoneOpen}

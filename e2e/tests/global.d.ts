@@ -1,0 +1,7 @@
+// The console's analytics sink exposes its events on window (packages/web/src/app/analytics.ts).
+declare global {
+  interface Window {
+    __patchwellPageViews?: { type: string; path: string }[];
+  }
+}
+export {};

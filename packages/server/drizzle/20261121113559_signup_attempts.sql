@@ -1,0 +1,1 @@
+ALTER TYPE "public"."login_failure_kind" ADD VALUE 'signup';

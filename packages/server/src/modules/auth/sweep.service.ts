@@ -1,0 +1,72 @@
+import { ONE_MINUTE_MS } from '@patchwell/core/constants';
+import type { AppContext } from '../../context';
+import { ATTEMPT_RETENTION_MS } from './rate-limits.service';
+import { deleteAttemptsBefore } from './rate-limits.store';
+import { deleteExpiredSessions } from './sessions.store';
+
+/** How often each node sweeps. Every node does; the deletes are idempotent, so no leader is needed. */
+export const SWEEP_INTERVAL_MS = 10 * ONE_MINUTE_MS;
+
+/** Rows per DELETE: small batches keep each statement's row locks short. */
+export const SWEEP_BATCH_SIZE = 1000;
+
+export type SweepResult = { sessions: number; attempts: number };
+
+async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>, batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch(batchSize);
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}
+
+/**
+ * Deletes expired sessions and counted attempts older than the longest rate-limit window,
+ * as of `ctx.clock`. Safe to run on several nodes at once: each batch skips rows another
+ * node holds, and what one node deleted the other simply does not find.
+ */
+export async function sweepExpired(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  options: { batchSize?: number } = {},
+): Promise<SweepResult> {
+  const batchSize = options.batchSize ?? SWEEP_BATCH_SIZE;
+  const now = ctx.clock.now();
+  const attemptsBefore = new Date(now.getTime() - ATTEMPT_RETENTION_MS);
+  return {
+    sessions: await deleteInBatches((limit) => deleteExpiredSessions(ctx.db, now, limit), batchSize),
+    attempts: await deleteInBatches((limit) => deleteAttemptsBefore(ctx.db, attemptsBefore, limit), batchSize),
+  };
+}
+
+export type Sweeper = {
+  /** Stops the timer and waits for a sweep in progress, so the database can be closed after it. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Runs {@link sweepExpired} every `intervalMs`. The timer does not keep the process alive,
+ * and a failed sweep is logged and retried at the next tick.
+ */
+export function startSweeper(ctx: AppContext, intervalMs: number = SWEEP_INTERVAL_MS): Sweeper {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return; // a slow sweep is not stacked on
+    running = sweepExpired(ctx)
+      .then((swept) => {
+        if (swept.sessions || swept.attempts) ctx.logger.debug(swept, 'swept expired rows');
+      })
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'sweep of expired rows failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
