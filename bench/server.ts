@@ -8,7 +8,11 @@ export const root = join(import.meta.dirname, '..');
 
 export type Running = { url: string; child: ChildProcess; startMs: number; stop(): Promise<void> };
 
-export async function startServer(opts: { port: number; dataDir?: string; env?: Record<string, string> }): Promise<Running> {
+export async function startServer(opts: {
+  port: number;
+  dataDir?: string;
+  env?: Record<string, string>;
+}): Promise<Running> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'patchwell-bench-'));
   const url = `http://127.0.0.1:${opts.port}`;
   const t0 = performance.now();

@@ -19,4 +19,5 @@ for (let i = 0; i < runs; i++) {
 const [first, ...rest] = times;
 rest.sort((a, b) => a - b);
 console.log(`first start (empty data dir, migrations + demo): ${first!.toFixed(0)} ms`);
-if (rest.length) console.log(`later starts: median ${rest[Math.floor(rest.length / 2)]!.toFixed(0)} ms (n=${rest.length})`);
+if (rest.length)
+  console.log(`later starts: median ${rest[Math.floor(rest.length / 2)]!.toFixed(0)} ms (n=${rest.length})`);

@@ -2,7 +2,11 @@ import { expect, test } from '@playwright/test';
 import { TEXTS } from '../../packages/core/src/texts';
 import { expectShell, signIn } from './helpers';
 
-test('an expired session returns to login with the spec message, then back to the page', async ({ page, context, baseURL }) => {
+test('an expired session returns to login with the spec message, then back to the page', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signIn(page);
   const zone = await expectShell(page);
 

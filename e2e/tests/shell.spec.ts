@@ -84,7 +84,10 @@ test.describe('console shell', () => {
     await page.setViewportSize({ width: 600, height: 900 });
     const nav = page.getByRole('banner');
     await expect(nav.getByRole('link', { name: 'Devices', exact: true })).toBeHidden();
-    await nav.getByRole('button', { name: /menu|navigation/i }).first().click();
+    await nav
+      .getByRole('button', { name: /menu|navigation/i })
+      .first()
+      .click();
     await expect(page.getByRole('dialog').getByRole('link', { name: 'Devices', exact: true })).toBeVisible();
   });
 });

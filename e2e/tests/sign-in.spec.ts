@@ -15,7 +15,10 @@ test.describe('sign-up and sign-in', () => {
     await page.getByRole('button', { name: /sign ?up|create account/i }).click();
     await expect(page).toHaveURL(/\/console\/account-created/);
     await expect(page.getByText(email)).toBeVisible();
-    await page.getByRole('link', { name: /console|dashboard|continue/i }).first().click();
+    await page
+      .getByRole('link', { name: /console|dashboard|continue/i })
+      .first()
+      .click();
     await expectShell(page);
     await expect(page.getByRole('banner')).toContainText(/Analytical Engines/);
   });

@@ -11,7 +11,7 @@ describe('errorSnackbarText', () => {
   });
   it('falls back to the message, then to the generic text', () => {
     expect(errorSnackbarText({ message: 'Nope' })).toBe('Error: Nope');
-    expect(errorSnackbarText({ errors: [] , message: 'Nope' })).toBe('Error: Nope');
+    expect(errorSnackbarText({ errors: [], message: 'Nope' })).toBe('Error: Nope');
     expect(errorSnackbarText({})).toBe(TEXTS.generic.unexpected);
     expect(errorSnackbarText('<html>')).toBe(TEXTS.generic.unexpected);
     expect(errorMessages(null)).toBe('');
