@@ -66,6 +66,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onSend', async (request, reply) => {
+    // While draining, clients reconnect (to another node) instead of reusing this connection.
+    if (shuttingDown) reply.header('connection', 'close');
     // API answers are personal (profiles, sessions): never stored by browsers or proxies.
     if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');

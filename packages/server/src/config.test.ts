@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       signupEnabled: true,
       bodyLimitBytes: 1024 * 1024,
       trustProxy: false,
+      shutdownDrainMs: 2000,
     });
     expect(config.webDistDir).toMatch(/packages[/\\]web[/\\]dist$/);
   });
@@ -40,6 +41,7 @@ describe('loadConfig', () => {
       PATCHWELL_SIGNUP: 'off',
       BODY_LIMIT_BYTES: '2048',
       TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      SHUTDOWN_DRAIN_MS: '5000',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -56,7 +58,16 @@ describe('loadConfig', () => {
       signupEnabled: false,
       bodyLimitBytes: 2048,
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      shutdownDrainMs: 5000,
     });
+  });
+
+  it('drains for 2 s on shutdown in production and not at all in development, unless told', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'development', SHUTDOWN_DRAIN_MS: '1500' }).shutdownDrainMs).toBe(1500);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '2.5' })).toThrow(/SHUTDOWN_DRAIN_MS must be a whole number/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS must be a whole number/);
   });
 
   it.each([

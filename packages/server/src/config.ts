@@ -96,7 +96,7 @@ const ZEnv = z
       .default(1024 * 1024),
     /**
      * Whether to believe `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy, which
-     * decides the client address used by sign-in rate limits. Default off (`0`). `1` trusts
+     * decides the client address used by sign-in and sign-up rate limits. Default off (`0`). `1` trusts
      * every proxy; a number trusts that many hops; otherwise a comma-separated list of
      * proxy addresses or CIDR ranges (`10.0.0.0/8,127.0.0.1`).
      */
@@ -113,6 +113,18 @@ const ZEnv = z
           .map((s) => s.trim())
           .filter(Boolean);
       }),
+    /**
+     * Milliseconds between SIGTERM and closing the listener. `/readyz` answers 503 at once
+     * while requests are still served, so load balancers notice and stop sending traffic
+     * before the port closes; then requests in flight finish and the database closes.
+     * Default `2000` when `NODE_ENV` is `production` (the default), otherwise `0`.
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce
+      .number({ error: 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.' })
+      .int('SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.')
+      .min(0, 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.')
+      .max(300_000, 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.')
+      .optional(),
     /** `development` makes logs readable (pino-pretty) when run by `npm run dev`; also reported to the console as its environment. Default `production`. */
     NODE_ENV: z.string().default('production'),
   })
@@ -145,6 +157,8 @@ export type Config = {
   bodyLimitBytes: number;
   trustProxy: boolean | number | string[];
   environment: string;
+  /** Wait between SIGTERM and closing the listener, so load balancers see /readyz fail first. */
+  shutdownDrainMs: number;
   /** The built console (`packages/web/dist`); not an environment variable, tests point it elsewhere. */
   webDistDir: string;
 };
@@ -193,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
     environment: e.NODE_ENV,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 2000 : 0),
     webDistDir: path.resolve(packageRoot, '../web/dist'),
   };
 }

@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger';
 
@@ -15,5 +16,25 @@ describe('createLogger', () => {
     for (const secret of ['c2VjcmV0', 'pw_session', 'hunter2', 'top-level-secret']) expect(text).not.toContain(secret);
     expect(text).toContain('a@b.test');
     expect(text).toContain('[redacted]');
+  });
+
+  it('keeps the SQL of a failed query but not its parameters', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { destination: { write: (l: string) => void lines.push(l) } });
+    const hash = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g';
+    const cause = Object.assign(new Error('duplicate key value'), { code: '23505' });
+    const err = new DrizzleQueryError(
+      'insert into "users" ("email", "password_hash") values ($1, $2)',
+      ['a@b.test', hash],
+      cause,
+    );
+    logger.error({ err: new Error('sign-up failed', { cause: err }) }, 'unhandled error');
+    logger.error({ err }, 'unhandled error');
+    const text = lines.join('');
+    expect(text).not.toContain(hash);
+    expect(text).not.toContain('c2FsdHNhbHQ');
+    expect(text).toContain('insert into \\"users\\"');
+    expect(text).toContain('params: [redacted]');
+    expect(text).toContain('duplicate key value');
   });
 });

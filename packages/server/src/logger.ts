@@ -21,12 +21,40 @@ export const REDACT_PATHS = [
   '*.*.password_confirmation',
 ];
 
-/** The server's pino logger: JSON lines, credentials redacted; pretty in development. */
+type QueryErrorLike = { params?: unknown; cause?: unknown };
+
+function scrub(value: unknown, leaks: string[]): unknown {
+  if (typeof value === 'string')
+    return leaks.reduce((text, leak) => text.replaceAll(leak, 'params: [redacted]'), value);
+  if (value === null || typeof value !== 'object') return value;
+  const out = value as Record<string, unknown>;
+  for (const key of Object.keys(out)) out[key] = key === 'params' ? '[redacted]' : scrub(out[key], leaks);
+  return out;
+}
+
+/**
+ * pino's error serializer, without the bound parameters a failed drizzle query puts in its
+ * message, stack and `params` (password hashes, session ids, e-mails). The SQL text stays.
+ */
+export function serializeError(err: unknown): unknown {
+  const leaks: string[] = [];
+  for (let e = err as QueryErrorLike | undefined, depth = 0; e && depth < 8; e = e.cause as QueryErrorLike, depth++) {
+    if (Array.isArray(e.params) && e.params.length > 0) leaks.push(`params: ${String(e.params)}`);
+  }
+  const serialized = pino.stdSerializers.err(err as Error);
+  return leaks.length > 0 ? scrub(serialized, leaks) : serialized;
+}
+
+/** The server's pino logger: JSON lines, credentials and query parameters redacted; pretty in development. */
 export function createLogger(
   level: string,
   options: { pretty?: boolean; destination?: DestinationStream } = {},
 ): Logger {
-  const base = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const base = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
+  };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty)
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } });

@@ -8,10 +8,17 @@ import { describe, expect, it } from 'vitest';
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('npm start (src/main.ts)', () => {
-  it('starts on an empty data directory, prints the address and demo sign-in, and stops cleanly on SIGTERM', async () => {
+  it('starts on an empty data directory, prints the address and demo sign-in, and drains and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchwell-main-'));
     // The server must not touch a developer's DATABASE_URL: it would seed the demo there.
-    const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_MS: '1000',
+    };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: packageRoot, env });
     try {
       let out = '';
@@ -27,8 +34,13 @@ describe('npm start (src/main.ts)', () => {
       expect(out).toContain('Created the demo account. Demo sign-in: demo@patchwell.local / patchwell-demo-2026');
       expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
-      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      let exited = false;
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve)).finally(() => (exited = true));
       child.kill('SIGTERM');
+      // During the drain the server still answers, but no longer as ready.
+      let readyz = 200;
+      while (readyz === 200 && !exited) readyz = (await fetch(`${address}/readyz`)).status;
+      expect(readyz).toBe(503);
       expect(await exit).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

@@ -1,7 +1,8 @@
 /**
  * Starts the Patchwell server: configuration, database (migrated), first account or demo,
- * HTTP. Stops gracefully on SIGTERM/SIGINT: /readyz turns 503, no new connections,
- * in-flight requests finish, then the database closes (PGlite would keep the process alive).
+ * HTTP, the periodic sweep of expired rows. Stops gracefully on SIGTERM/SIGINT: /readyz
+ * turns 503, after SHUTDOWN_DRAIN_MS no new connections, in-flight requests finish, then
+ * the database closes (PGlite would keep the process alive).
  */
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -9,7 +10,10 @@ import { systemClock, type AppContext } from './context';
 import { openDb } from './db/client';
 import { createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
+import { startSweeper } from './modules/auth/sweep.service';
+import { shutdownGracefully } from './shutdown';
 
+/** How long requests in flight may take to finish after the drain before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const startedAt = performance.now();
@@ -58,20 +62,20 @@ if (boot.demoSignIn) {
 // Plain stdout, not the JSON log: this is what a person starting the server reads.
 process.stdout.write(`${lines.join('\n')}\n`);
 
+const sweeper = startSweeper(ctx);
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
-  app.markShuttingDown();
   const force = setTimeout(() => {
     logger.error('shutdown took too long; exiting');
     process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
+  }, config.shutdownDrainMs + SHUTDOWN_GRACE_MS);
   force.unref();
   try {
-    await app.close();
-    await handle.close();
+    await shutdownGracefully({ app, jobs: [sweeper], db: handle, drainMs: config.shutdownDrainMs });
     process.exitCode = 0;
   } catch (err) {
     logger.error({ err }, 'error during shutdown');

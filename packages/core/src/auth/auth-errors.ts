@@ -22,6 +22,12 @@ export const AUTH_ERRORS = {
     message: (minutes: number) =>
       `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   },
+  /** 429: too many sign-ups from this address; each attempt costs a password hash. */
+  signUpRateLimited: {
+    code: 'auth.rate_limited',
+    message: (minutes: number) =>
+      `Too many sign-up attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+  },
   /** 409 on sign-up, with `errors.email`. */
   emailTaken: { code: 'auth.email_taken', message: 'An account with this email already exists.' },
   /** 403: a state-changing request from another site. */

@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -65,9 +64,4 @@ export async function openDb(config: { databaseUrl?: string; pgliteDataDir: stri
   if (config.pgliteDataDir === 'memory://') return usePglite(await PGlite.create());
   await mkdir(config.pgliteDataDir, { recursive: true });
   return usePglite(await PGlite.create(config.pgliteDataDir));
-}
-
-/** Throws unless the database answers `select 1`. */
-export async function pingDb(db: Db): Promise<void> {
-  await db.execute(sql`select 1`);
 }

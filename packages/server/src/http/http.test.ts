@@ -145,6 +145,9 @@ describe('error responses', () => {
       expect(text).not.toMatch(/select|banners|relation|at .*\.ts/i);
       const logged = logLines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'trace-500' && l.level === 50);
       expect(JSON.stringify(logged.err)).toMatch(/banners/);
+      // The query's bound values (here the clock's time) stay out of the log.
+      expect(JSON.stringify(logged.err)).toContain('params: [redacted]');
+      expect(JSON.stringify(logged.err)).not.toContain(t.clock.now().toISOString().slice(0, 10));
     } finally {
       await handle.db.execute(sql`alter table banners_gone rename to banners`);
     }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { pingDb } from '../db/client';
+import { pingDb } from '../db/health.store';
 
 const tags = ['operations'];
 const ZHealth = z.object({ status: z.enum(['ok', 'unavailable']) });

@@ -55,32 +55,6 @@ describe('probes', () => {
   });
 });
 
-describe('closing the app', () => {
-  it('lets requests in flight finish before it stops', async () => {
-    let arrived = false;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const closing = await startTestApp({
-      db: handle,
-      extend: (app) => {
-        app.get('/api/test/slow', { config: { access: 'public' } }, async () => {
-          arrived = true;
-          await gate;
-          return { done: true };
-        });
-      },
-    });
-    const pending = closing.request('/api/test/slow');
-    while (!arrived) await new Promise((resolve) => setTimeout(resolve, 5));
-    const closed = closing.close();
-    release();
-    const res = await pending;
-    expect(res.status).toBe(200);
-    expect(await bodyOf(res)).toEqual({ done: true });
-    await closed;
-  });
-});
-
 describe('GET /metrics', () => {
   it('exposes default metrics and per-route request counts and durations', async () => {
     await t.request('/healthz');

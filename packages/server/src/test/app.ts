@@ -27,7 +27,7 @@ export type TestApp = {
 export type TestAppOptions = {
   /** Share a database between apps of one file; the caller closes it. Default: a fresh one, closed with the app. */
   db?: DbHandle;
-  /** Overrides on top of the defaults (no demo, silent logs, no console dist). */
+  /** Overrides on top of the defaults (no demo, silent logs, no shutdown drain, no console dist). */
   config?: Partial<Config>;
   /** Raw environment for loadConfig, before `config` overrides. */
   env?: NodeJS.ProcessEnv;
@@ -55,7 +55,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const ownsDb = !options.db;
   const handle = options.db ?? (await createTestDb());
   const config: Config = {
-    ...loadConfig({ DATA_DIR: 'memory://', PATCHWELL_DEMO: '0', LOG_LEVEL: 'silent', ...options.env }),
+    ...loadConfig({
+      DATA_DIR: 'memory://',
+      PATCHWELL_DEMO: '0',
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...options.env,
+    }),
     webDistDir: path.join(os.tmpdir(), 'patchwell-no-console-dist'),
     ...options.config,
   };

@@ -4,12 +4,14 @@ import { ZSignUpBody, ZSignUpResult } from '@patchwell/core/auth/signup.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../../context';
 import { setSessionCookie } from '../auth/cookie';
+import { RATE_LIMITS } from '../auth/rate-limits.service';
 import { signUp } from './accounts.service';
 
 /** Self-service sign-up; registered only when PATCHWELL_SIGNUP is on (otherwise the path is a 404). */
 export async function accountsRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   if (!ctx.config.signupEnabled) return;
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const signUpLimit = RATE_LIMITS.signUpPerAddress;
 
   app.post(
     '/api/signup',
@@ -21,9 +23,11 @@ export async function accountsRoutes(root: FastifyInstance, ctx: AppContext): Pr
         description:
           'Creates the account (named after the company), its first zone on a 15-day Complete trial and the ' +
           'user as its global administrator, then sets the session cookie. 400 lists every invalid field ' +
-          '(including a too-common password); 409 `auth.email_taken` when the e-mail already has an account.',
+          '(including a too-common password); 409 `auth.email_taken` when the e-mail already has an account; ' +
+          `429 \`auth.rate_limited\` (with Retry-After) after ${signUpLimit.limit} attempts from one address ` +
+          `within ${signUpLimit.windowMinutes} minutes.`,
         body: ZSignUpBody,
-        response: { 201: ZSignUpResult, 400: ZApiError, 409: ZApiError },
+        response: { 201: ZSignUpResult, 400: ZApiError, 409: ZApiError, 429: ZApiError },
       },
     },
     async (request, reply) => {

@@ -8,6 +8,7 @@ import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, validationError } from '../../http/errors';
 import { hashPassword, isCommonPassword } from '../auth/passwords';
+import { RATE_LIMITS, takeAttempt } from '../auth/rate-limits.service';
 import { createSession } from '../auth/sessions.service';
 import { emailExists, insertAccount, insertUser, insertZone, insertZoneRole } from './accounts.store';
 
@@ -61,18 +62,20 @@ function emailTaken(): AppError {
 
 /**
  * Self-service sign-up: a new account named after the company, its first zone on a
- * 15-day Complete trial, and the person as its global administrator, signed in.
- * @throws AppError 400 for a common password, 409 `auth.email_taken`.
+ * 15-day Complete trial, and the person as its global administrator, signed in. Every
+ * call counts against the client address's sign-up limit, whatever its outcome.
+ * @throws AppError 400 for a common password, 409 `auth.email_taken`, 429 `auth.rate_limited`.
  */
 export async function signUp(
   ctx: AppContext,
   body: SignUpBody,
   meta: { ip: string; userAgent: string | undefined },
 ): Promise<{ result: SignUpResult; token: string }> {
+  const now = ctx.clock.now();
+  await takeAttempt(ctx, RATE_LIMITS.signUpPerAddress, meta.ip, now);
   if (isCommonPassword(body.password)) throw validationError({ password: [COMMON_PASSWORD_MESSAGE] });
   if (await emailExists(ctx.db, body.email)) throw emailTaken();
 
-  const now = ctx.clock.now();
   const passwordHash = await hashPassword(body.password);
   let created: Awaited<ReturnType<typeof createAccountWithAdmin>>;
   try {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_PASSWORD_MESSAGE } from '@patchwell/core/auth/password';
 import { ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZSignUpResult } from '@patchwell/core/auth/signup.schema';
-import { ONE_DAY_MS } from '@patchwell/core/constants';
+import { ONE_DAY_MS, ONE_MINUTE_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { accounts, organizations, userZoneRoles, users } from '../../db/schema';
 import { createTestDb } from '../../test/db';
@@ -24,16 +24,21 @@ const validBody = () => ({
   endpoints: 250,
 });
 
-const signUp = (body: unknown, app: TestApp = t) =>
+let addresses = 0;
+// TRUST_PROXY is on, so each call comes from its own address unless a test names one: the
+// per-address sign-up limit stays out of the tests that are not about it.
+const newAddress = () => `198.51.100.${++addresses}`;
+
+const signUp = (body: unknown, app: TestApp = t, address = newAddress()) =>
   app.request('/api/signup', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
     body: JSON.stringify(body),
   });
 
 beforeAll(async () => {
   handle = await createTestDb();
-  t = await startTestApp({ db: handle });
+  t = await startTestApp({ db: handle, config: { trustProxy: true } });
 });
 afterAll(async () => {
   await t.close();
@@ -178,5 +183,50 @@ describe('POST /api/signup', () => {
     } finally {
       await closed.close();
     }
+  });
+});
+
+describe('POST /api/signup rate limit', () => {
+  const commonPassword = () => ({ ...validBody(), password: 'qwerty123456', password_confirmation: 'qwerty123456' });
+
+  it('answers 429 with Retry-After after 10 attempts from one address within an hour, whatever their outcome', async () => {
+    const address = newAddress();
+    const taken = validBody();
+    expect((await signUp(taken, t, address)).status).toBe(201);
+    expect((await signUp({ ...validBody(), email: taken.email }, t, address)).status).toBe(409);
+    for (let i = 0; i < 8; i++) expect((await signUp(commonPassword(), t, address)).status).toBe(400);
+
+    const refused = validBody();
+    const res = await signUp(refused, t, address);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3600');
+    expect(await bodyOf(res)).toEqual({
+      code: 'auth.rate_limited',
+      message: 'Too many sign-up attempts. Try again in 60 minutes.',
+    });
+    expect(await t.db.select().from(users).where(eq(users.email, refused.email))).toEqual([]);
+
+    // Another address is not affected.
+    expect((await signUp(validBody())).status).toBe(201);
+
+    t.clock.advance(30 * ONE_MINUTE_MS);
+    const later = await signUp(refused, t, address);
+    expect(later.status).toBe(429);
+    expect(later.headers.get('retry-after')).toBe('1800');
+    t.clock.advance(30 * ONE_MINUTE_MS + 1000);
+    expect((await signUp(refused, t, address)).status).toBe(201);
+  });
+
+  it('lets no more than 10 of many simultaneous attempts through', async () => {
+    const address = newAddress();
+    const results = await Promise.all(Array.from({ length: 15 }, () => signUp(commonPassword(), t, address)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array<number>(10).fill(400), ...Array<number>(5).fill(429)]);
+  });
+
+  it('does not count bodies the schema refuses, which cost no password hash', async () => {
+    const address = newAddress();
+    for (let i = 0; i < 12; i++) expect((await signUp({ ...validBody(), email: 'nope' }, t, address)).status).toBe(400);
+    expect((await signUp(validBody(), t, address)).status).toBe(201);
   });
 });

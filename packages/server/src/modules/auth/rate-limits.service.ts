@@ -20,10 +20,6 @@ export type RateLimit = {
   message: (minutes: number) => string;
 };
 
-// TODO(core): move into AUTH_ERRORS with the other texts once core takes it.
-const signUpRateLimitedMessage = (minutes: number) =>
-  `Too many sign-up attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
-
 /**
  * Limits on authentication, counted in the database so every node of a cluster sees the
  * same numbers. Sign-in counts failures: per address (one client trying many accounts) and
@@ -33,7 +29,7 @@ const signUpRateLimitedMessage = (minutes: number) =>
 export const RATE_LIMITS = {
   signInPerAddress: { kind: 'ip', limit: 20, windowMinutes: 15, message: AUTH_ERRORS.rateLimited.message },
   signInPerAccount: { kind: 'account', limit: 10, windowMinutes: 15, message: AUTH_ERRORS.rateLimited.message },
-  signUpPerAddress: { kind: 'signup', limit: 10, windowMinutes: 60, message: signUpRateLimitedMessage },
+  signUpPerAddress: { kind: 'signup', limit: 10, windowMinutes: 60, message: AUTH_ERRORS.signUpRateLimited.message },
 } as const satisfies Record<string, RateLimit>;
 
 /** How long counted attempts matter: the longest window. Older rows are swept. */
@@ -45,13 +41,9 @@ const windowStart = (rule: RateLimit, now: Date) => new Date(now.getTime() - rul
 function rateLimited(rule: RateLimit, { oldest }: AttemptCount, now: Date): AppError {
   const windowMs = rule.windowMinutes * ONE_MINUTE_MS;
   const waitMs = Math.max(1000, (oldest ?? now).getTime() + windowMs - now.getTime());
-  return new AppError(
-    AUTH_ERRORS.rateLimited.code,
-    429,
-    rule.message(Math.ceil(waitMs / ONE_MINUTE_MS)),
-    undefined,
-    { 'retry-after': String(Math.ceil(waitMs / 1000)) },
-  );
+  return new AppError(AUTH_ERRORS.rateLimited.code, 429, rule.message(Math.ceil(waitMs / ONE_MINUTE_MS)), undefined, {
+    'retry-after': String(Math.ceil(waitMs / 1000)),
+  });
 }
 
 /**

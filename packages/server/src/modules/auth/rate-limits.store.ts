@@ -1,4 +1,5 @@
-import { and, count, eq, gt, inArray, lt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
+import { deleteBatch } from '../../db/batch.store';
 import type { Db } from '../../db/client';
 import { loginFailures } from '../../db/schema';
 
@@ -52,20 +53,7 @@ export async function clearAttempts(db: Db, kind: AttemptKind, key: string): Pro
   await db.delete(loginFailures).where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key)));
 }
 
-/**
- * Deletes up to `limit` attempts older than `before`; returns how many. Rows another
- * node is deleting at the same moment are skipped, not waited for.
- */
+/** Deletes up to `limit` attempts older than `before`; returns how many (see {@link deleteBatch}). */
 export async function deleteAttemptsBefore(db: Db, before: Date, limit: number): Promise<number> {
-  const batch = db
-    .select({ id: loginFailures.id })
-    .from(loginFailures)
-    .where(lt(loginFailures.occurredAt, before))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  const deleted = await db
-    .delete(loginFailures)
-    .where(inArray(loginFailures.id, batch))
-    .returning({ id: loginFailures.id });
-  return deleted.length;
+  return deleteBatch(db, loginFailures, loginFailures.id, lt(loginFailures.occurredAt, before), limit);
 }

@@ -80,8 +80,7 @@ export async function createSession(
 
 /**
  * Validates a session token and returns its user. The bounds are the strictest among the
- * user's zones, read now, so a shortened zone setting applies on the next request; a
- * lengthened one applies to sessions still alive.
+ * user's zones, read now, so a changed zone setting applies on the next request.
  * @throws AppError 401 `auth.session_expired` for an unknown, expired or disabled user's session (and deletes it).
  */
 export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
@@ -98,9 +97,7 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
   const bounds = boundsOf(access);
   const now = ctx.clock.now();
   const { createdAt, lastSeenAt } = found.session;
-  // The stored expiry counts too: a session that outlived the bounds in force at its last
-  // touch stays dead if a bound is raised later, as it would once the sweep has deleted it.
-  if (now.getTime() >= Math.min(expiryOf(createdAt, lastSeenAt, bounds).getTime(), found.session.expiresAt.getTime())) {
+  if (now.getTime() >= expiryOf(createdAt, lastSeenAt, bounds).getTime()) {
     await deleteSession(ctx.db, id);
     throw expired();
   }

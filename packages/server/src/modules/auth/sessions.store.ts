@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { deleteBatch } from '../../db/batch.store';
 import type { Db } from '../../db/client';
 import { organizations, sessions, userZoneRoles, users } from '../../db/schema';
 
@@ -71,17 +72,7 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, id));
 }
 
-/**
- * Deletes up to `limit` sessions that expired before `now`; returns how many. Rows another
- * node is deleting, or a request is touching, at the same moment are skipped, not waited for.
- */
+/** Deletes up to `limit` sessions that expired before `now`; returns how many (see {@link deleteBatch}). */
 export async function deleteExpiredSessions(db: Db, now: Date, limit: number): Promise<number> {
-  const batch = db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(lt(sessions.expiresAt, now))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  const deleted = await db.delete(sessions).where(inArray(sessions.id, batch)).returning({ id: sessions.id });
-  return deleted.length;
+  return deleteBatch(db, sessions, sessions.id, lt(sessions.expiresAt, now), limit);
 }

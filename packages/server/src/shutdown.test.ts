@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from './db/client';
+import { createTestDb } from './test/db';
+import { bodyOf, startTestApp } from './test/app';
+import { shutdownGracefully } from './shutdown';
+
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+});
+afterAll(() => handle.close());
+
+const DRAIN_MS = 400;
+
+describe('shutdownGracefully', () => {
+  it('fails /readyz at once, serves through the drain, then closes the listener after requests in flight and the database last', async () => {
+    const events: string[] = [];
+    let arrived = false;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const t = await startTestApp({
+      db: handle,
+      extend: (app) => {
+        app.get('/api/test/slow', { config: { access: 'public' } }, async () => {
+          arrived = true;
+          await gate;
+          return { done: true };
+        });
+      },
+    });
+    const slow = t.request('/api/test/slow');
+    while (!arrived) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    const started = performance.now();
+    const stopped = shutdownGracefully({
+      app: t.app,
+      jobs: [{ stop: async () => void events.push('jobs stopped') }],
+      db: { close: async () => void events.push('db closed') },
+      drainMs: DRAIN_MS,
+    });
+
+    const ready = await t.request('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await bodyOf(ready)).toEqual({ status: 'unavailable' });
+    // Still serving, but asking clients to take their next request elsewhere.
+    const health = await t.request('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.headers.get('connection')).toBe('close');
+    expect(performance.now() - started).toBeLessThan(DRAIN_MS);
+    expect(events).toEqual(['jobs stopped']);
+
+    // After the drain the port is closed, while the slow request is still being answered.
+    let refusedAt = 0;
+    while (!refusedAt) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await t.request('/healthz').catch(() => (refusedAt = performance.now()));
+    }
+    expect(refusedAt - started).toBeGreaterThanOrEqual(DRAIN_MS);
+    expect(events).toEqual(['jobs stopped']);
+
+    release();
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(await bodyOf(res)).toEqual({ done: true });
+    await stopped;
+    expect(events).toEqual(['jobs stopped', 'db closed']);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * Takes the README's screenshot (docs/screenshot.png): the demo signed in, in Chromium.
+ * Needs the built console. Run: npx tsx scripts/screenshot.ts
+ */
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { root, startServer } from '../bench/server';
+
+const server = await startServer({ port: 18184, env: { PATCHWELL_DEMO: '1' } });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
+  await page.goto(`${server.url}/console/login`);
+  await page.getByLabel('Email').fill('demo@patchwell.local');
+  await page.getByLabel('Password', { exact: true }).fill('patchwell-demo-2026');
+  await page.getByRole('button', { name: /^log ?in$/i }).click();
+  await page.waitForURL(/dashboard/);
+  await page.getByRole('banner').getByRole('button', { name: 'Manage', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Policies' }).waitFor();
+  await page.screenshot({ path: join(root, 'docs/screenshot.png') });
+  console.log('wrote docs/screenshot.png');
+} finally {
+  await browser.close();
+  await server.stop();
+}
