@@ -25,6 +25,9 @@ describe('isValidRedirect', () => {
     ['an empty value', ''],
     ['surrounding spaces', ' /devices'],
     ['a newline', '/devices\n'],
+    ['a dot segment that resolves to the root', '/.'],
+    ['a parent segment', '/devices/../evil.example'],
+    ['an encoded dot segment', '/%2e%2e/devices'],
   ])('rejects %s', (_label, value) => expect(isValidRedirect(value)).toBe(false));
 
   it('rejects missing values', () => {

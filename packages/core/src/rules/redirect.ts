@@ -8,6 +8,7 @@
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 // "evil.com", "evil.com/x", "/evil.com", "/evil.com:8080/x", "www.evil.com".
 const DOMAIN_LIKE = /^\/?[^/?#]*\.[a-z]{2,}(?::\d+)?(?:[/?#]|$)/i;
+const PROBE_ORIGIN = 'http://redirect.invalid';
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f\\]/;
 
@@ -22,7 +23,16 @@ export function isValidRedirect(target: string | null | undefined): target is st
   if (value === '/' || /^\/[?#]/.test(value)) return false; // bare root
   if (SCHEME.test(value.slice(1))) return false;
   if (DOMAIN_LIKE.test(value)) return false;
-  return true;
+  // Resolve as a browser would: dot segments ("/.", "/a/../evil.com", "/%2e") must not
+  // turn an accepted value into the root or another path than the one checked above.
+  let url: URL;
+  try {
+    url = new URL(value, PROBE_ORIGIN);
+  } catch {
+    return false;
+  }
+  const rawPath = value.split(/[?#]/, 1)[0];
+  return url.origin === PROBE_ORIGIN && url.pathname === rawPath;
 }
 
 /** The redirect to follow after sign-in, or `fallback` when the given one is unsafe. */
