@@ -15,11 +15,13 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
   await page.goto(`${server.url}/console/login`);
   await page.getByLabel('Email').fill('demo@patchwell.local');
-  await page.getByLabel('Password', { exact: true }).fill('patchwell-demo-2026');
+  await page.getByLabel(/^password/i).fill('patchwell-demo-2026');
   await page.getByRole('button', { name: /^log ?in$/i }).click();
   await page.waitForURL(/dashboard/);
   await page.getByRole('banner').getByRole('button', { name: 'Manage', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Policies' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500); // let the menu's transition and the loader's hide delay finish
   await page.screenshot({ path: join(root, 'docs/screenshot.png') });
   console.log('wrote docs/screenshot.png');
 } finally {
