@@ -29,3 +29,34 @@ export function meetsTier(zone: TierSubject, required: number, now: number = Dat
   if (zone.trial_end_time && !zone.trial_expired && new Date(zone.trial_end_time).getTime() > now) return true;
   return tierRank(zone.plan) >= required;
 }
+
+/** Creating a zone needs the parent organisation at tier 3 (Complete) or on an unexpired trial. */
+export const CREATE_ZONE_TIER = 3;
+
+/** May a new zone be created under `parent`? */
+export function canCreateZoneUnder(parent: TierSubject, now: number = Date.now()): boolean {
+  return meetsTier(parent, CREATE_ZONE_TIER, now);
+}
+
+/**
+ * The single-zone restriction (spec A section 6): a user with one zone whose parent lacks
+ * tier 3 works in that zone only (no zone creation, no switcher actions).
+ */
+export function isSingleZoneRestricted(zoneCount: number, parent: TierSubject, now: number = Date.now()): boolean {
+  return zoneCount <= 1 && !meetsTier(parent, CREATE_ZONE_TIER, now);
+}
+
+/**
+ * Trial zones beyond the first are disabled unless the customer upgrades to Complete:
+ * a zone created while the parent is still on its trial (not a paid tier3 plan) starts
+ * disabled when the account already has a zone.
+ */
+export function newZoneStartsDisabled(
+  parent: TierSubject,
+  existingZones: number,
+  now: number = Date.now(),
+): boolean {
+  if (existingZones < 1) return false;
+  const onTrial = !!parent.trial_end_time && !parent.trial_expired && new Date(parent.trial_end_time).getTime() > now;
+  return onTrial;
+}

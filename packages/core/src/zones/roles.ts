@@ -28,20 +28,27 @@ function grants(pred: (resource: Resource, action: Action) => boolean): Readonly
   );
 }
 
+// "Read rights on a zone" cover the zone's operational data. People, billing and
+// identity settings are not part of them: Users, Billing, Saml and TFA are read only by
+// the roles that manage them (a Read Only user lands on the fallback for those pages).
+const PRIVATE_RESOURCES: Resource[] = ['Users', 'Billing', 'Saml', 'TFA'];
+
 const zoneResource = (r: Resource) => !ACCOUNT_RESOURCES.includes(r);
-const readAll = (r: Resource, a: Action) => zoneResource(r) && a === 'read';
+const readAll = (r: Resource, a: Action) => zoneResource(r) && !PRIVATE_RESOURCES.includes(r) && a === 'read';
 
 /** What each fixed role grants within its zone. */
 export const ROLE_GRANTS: Record<ZoneRoleId, ReadonlySet<PermissionKey>> = {
-  1: grants((r, a) => zoneResource(r) && !(r === 'Organization' && a === 'create')),
+  // Zone Administrator: full rights on the zone, including creating sibling zones under
+  // the same parent (subject to the tier rule) from the organisation menu.
+  1: grants(zoneResource),
   2: grants(readAll),
-  3: grants((r, a) => readAll(r, a) || (r === 'Billing' && a === 'modify')),
+  3: grants((r, a) => readAll(r, a) || r === 'Billing'),
   4: grants(
     (r, a) =>
       readAll(r, a) ||
       POLICY_RESOURCES.includes(r) ||
       r === 'ServerGroup' ||
-      (r === 'Endpoint' && ['add', 'delete', 'manage'].includes(a)) ||
+      (r === 'Endpoint' && ['add', 'delete', 'manage', 'control'].includes(a)) ||
       (r === 'Approval' && a === 'create') ||
       (r === 'Package' && a === 'manage') ||
       (r === 'Task' && a !== 'read'),

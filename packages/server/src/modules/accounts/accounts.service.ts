@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, validationError } from '../../http/errors';
 import { hashPassword, isCommonPassword } from '../auth/passwords';
-import { RATE_LIMITS, takeAttempt } from '../auth/rate-limits.service';
+import { RATE_LIMITS, takeAttempts } from '../auth/rate-limits.service';
 import { createSession } from '../auth/sessions.service';
 import { emailExists, insertAccount, insertUser, insertZone, insertZoneRole } from './accounts.store';
 
@@ -72,7 +72,7 @@ export async function signUp(
   meta: { ip: string; userAgent: string | undefined },
 ): Promise<{ result: SignUpResult; token: string }> {
   const now = ctx.clock.now();
-  await takeAttempt(ctx, RATE_LIMITS.signUpPerAddress, meta.ip, now);
+  await takeAttempts(ctx, [{ rule: RATE_LIMITS.signUpPerAddress, key: meta.ip }], now);
   if (isCommonPassword(body.password)) throw validationError({ password: [COMMON_PASSWORD_MESSAGE] });
   if (await emailExists(ctx.db, body.email)) throw emailTaken();
 

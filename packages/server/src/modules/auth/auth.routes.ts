@@ -10,8 +10,8 @@ import { AppError } from '../../http/errors';
 import { assertSameOrigin } from '../../http/same-origin';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
 import { getProfile } from './profile.service';
-import { createSession, destroySession, resolveSession } from './sessions.service';
-import { parseBasicAuth, verifyCredentials } from './signin.service';
+import { destroySession } from './sessions.service';
+import { parseBasicAuth, signIn } from './signin.service';
 
 const tags = ['auth'];
 const cookieAuth = [{ cookieAuth: [] }];
@@ -53,8 +53,22 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const user = request.user ?? (await signInWithBasic(ctx, request, reply));
-      return getProfile(ctx, user, user.session, request.query.o);
+      if (!request.user) {
+        // Basic credentials (the access hook let the request through without a session).
+        const credentials = parseBasicAuth(request.headers.authorization);
+        if (!credentials) {
+          throw new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
+        }
+        const { user, token } = await signIn(ctx, credentials, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+          previousToken: readSessionToken(request, ctx.config),
+        });
+        setSessionCookie(reply, ctx.config, token);
+        request.log.info({ userId: user.id }, 'signed in');
+        request.user = user;
+      }
+      return getProfile(ctx, request.user, request.user.session, request.query.o);
     },
   );
 
@@ -74,21 +88,4 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
   };
   app.get('/api/logout', { config: { access: 'public' }, schema: logoutSchema }, logout);
   app.post('/api/logout', { config: { access: 'public' }, schema: logoutSchema }, logout);
-}
-
-/** Signs in with the request's Basic credentials, replacing any session the browser had. */
-async function signInWithBasic(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
-  const credentials = parseBasicAuth(request.headers.authorization);
-  if (!credentials) {
-    throw new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
-  }
-  const user = await verifyCredentials(ctx, credentials, { ip: request.ip });
-  const previous = readSessionToken(request, ctx.config);
-  if (previous) await destroySession(ctx, previous);
-  const { token } = await createSession(ctx, user, { ip: request.ip, userAgent: request.headers['user-agent'] });
-  setSessionCookie(reply, ctx.config, token);
-  request.log.info({ userId: user.id }, 'signed in');
-  const sessionUser = await resolveSession(ctx, token);
-  request.user = sessionUser;
-  return sessionUser;
 }

@@ -2,14 +2,7 @@ import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
-import {
-  clearAttempts,
-  countAttempts,
-  recordAttemptUnderLimit,
-  recordAttempts,
-  type AttemptCount,
-  type AttemptKind,
-} from './rate-limits.store';
+import { deleteAttempts, recordAttemptsUnderLimits, type AttemptCount, type AttemptKind } from './rate-limits.store';
 
 /** At most `limit` attempts of one kind and key within a sliding window of `windowMinutes`. */
 export type RateLimit = {
@@ -35,6 +28,9 @@ export const RATE_LIMITS = {
 /** How long counted attempts matter: the longest window. Older rows are swept. */
 export const ATTEMPT_RETENTION_MS = Math.max(...Object.values(RATE_LIMITS).map((r) => r.windowMinutes)) * ONE_MINUTE_MS;
 
+/** Attempts counted by {@link takeAttempts}; {@link releaseAttempts} un-counts exactly these. */
+export type Reservation = { ids: number[] };
+
 const windowStart = (rule: RateLimit, now: Date) => new Date(now.getTime() - rule.windowMinutes * ONE_MINUTE_MS);
 
 /** 429 `auth.rate_limited` with Retry-After: the count drops under the limit when the oldest attempt leaves the window. */
@@ -47,44 +43,26 @@ function rateLimited(rule: RateLimit, { oldest }: AttemptCount, now: Date): AppE
 }
 
 /**
- * Throws unless `key` is under the limit; records nothing (sign-in records failures afterwards).
+ * Counts this attempt against every given limit, atomically across concurrent requests and
+ * nodes, before the work it guards. When one limit is reached nothing is counted (so waiting
+ * out Retry-After is enough), and the 429 is that of the first such limit.
  * @throws AppError 429 `auth.rate_limited`.
  */
-export async function assertUnderLimit(ctx: AppContext, rule: RateLimit, key: string, now: Date): Promise<void> {
-  const counted = await countAttempts(ctx.db, rule.kind, key, windowStart(rule, now));
-  if (counted.n >= rule.limit) throw rateLimited(rule, counted, now);
-}
-
-/**
- * Counts this attempt against the limit, atomically across concurrent requests and nodes.
- * A refused attempt is not counted, so waiting out Retry-After is enough.
- * @throws AppError 429 `auth.rate_limited`.
- */
-export async function takeAttempt(ctx: AppContext, rule: RateLimit, key: string, now: Date): Promise<void> {
-  const counted = await recordAttemptUnderLimit(
-    ctx.db,
-    { kind: rule.kind, key },
-    now,
-    windowStart(rule, now),
-    rule.limit,
-  );
-  if (!counted.recorded) throw rateLimited(rule, counted, now);
-}
-
-/** Records a failed attempt under each rule's key. */
-export async function recordFailures(
+export async function takeAttempts(
   ctx: AppContext,
-  failures: { rule: RateLimit; key: string }[],
+  attempts: { rule: RateLimit; key: string }[],
   now: Date,
-): Promise<void> {
-  await recordAttempts(
+): Promise<Reservation> {
+  const result = await recordAttemptsUnderLimits(
     ctx.db,
-    failures.map((f) => ({ kind: f.rule.kind, key: f.key })),
+    attempts.map(({ rule, key }) => ({ kind: rule.kind, key, since: windowStart(rule, now), limit: rule.limit })),
     now,
   );
+  if (!result.recorded) throw rateLimited(attempts[result.refused]!.rule, result.count, now);
+  return { ids: result.ids };
 }
 
-/** Forgets the counted attempts of a key (a successful sign-in clears its e-mail's failures). */
-export async function clearLimit(ctx: AppContext, rule: RateLimit, key: string): Promise<void> {
-  await clearAttempts(ctx.db, rule.kind, key);
+/** Un-counts the attempts of a reservation (a successful sign-in is no failure); other attempts of the keys stay. */
+export async function releaseAttempts(ctx: AppContext, reservation: Reservation): Promise<void> {
+  await deleteAttempts(ctx.db, reservation.ids);
 }

@@ -56,18 +56,21 @@ function expiryOf(createdAt: Date, lastSeenAt: Date, bounds: ReturnType<typeof b
 /**
  * Starts a session for a user who just proved who they are. Always a fresh random id
  * (never the one the browser brought), so a planted cookie cannot become a signed-in one.
- * Returns the raw token for the cookie; only its hash is stored.
+ * Returns the raw token for the cookie (only its hash is stored) and the signed-in user.
  */
 export async function createSession(
   ctx: AppContext,
   user: { id: number; accountId: number | null; isGlobalAdmin: boolean },
   meta: { ip: string | undefined; userAgent: string | undefined },
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<{ token: string; user: SessionUser }> {
   const now = ctx.clock.now();
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = expiryOf(now, now, boundsOf(await findZoneAccess(ctx.db, user)));
+  const id = sessionIdOf(token);
+  const access = await findZoneAccess(ctx.db, user.id);
+  const bounds = boundsOf(access);
+  const expiresAt = expiryOf(now, now, bounds);
   await insertSession(ctx.db, {
-    id: sessionIdOf(token),
+    id,
     userId: user.id,
     createdAt: now,
     lastSeenAt: now,
@@ -75,12 +78,22 @@ export async function createSession(
     ip: meta.ip?.slice(0, 64),
     userAgent: meta.userAgent?.slice(0, 512),
   });
-  return { token, expiresAt };
+  return {
+    token,
+    user: {
+      id: user.id,
+      accountId: user.accountId,
+      isGlobalAdmin: user.isGlobalAdmin,
+      zoneRoles: access.roles,
+      session: { id, expiresAt, idleTimeoutMinutes: bounds.idleTimeoutMinutes },
+    },
+  };
 }
 
 /**
- * Validates a session token and returns its user. The bounds are the strictest among the
- * user's zones, read now, so a changed zone setting applies on the next request.
+ * Validates a session token and returns its user, with one query (plus a write at most once
+ * a minute). The bounds are the strictest among the user's zones, read now, so a changed
+ * zone setting applies on the next request.
  * @throws AppError 401 `auth.session_expired` for an unknown, expired or disabled user's session (and deletes it).
  */
 export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
@@ -93,7 +106,7 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
     throw expired();
   }
   const isGlobalAdmin = found.user.accountRbacRole === 'global-admin';
-  const access = await findZoneAccess(ctx.db, { id: found.user.id, accountId: found.user.accountId, isGlobalAdmin });
+  const { access } = found;
   const bounds = boundsOf(access);
   const now = ctx.clock.now();
   const { createdAt, lastSeenAt } = found.session;

@@ -1,4 +1,5 @@
-import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { deleteBatch } from '../../db/batch.store';
 import type { Db } from '../../db/client';
 import { organizations, sessions, userZoneRoles, users } from '../../db/schema';
@@ -9,24 +10,6 @@ export async function insertSession(db: Db, row: typeof sessions.$inferInsert): 
   await db.insert(sessions).values(row);
 }
 
-/** The session with what validation needs of its user, or undefined. */
-export async function findSession(db: Db, id: string) {
-  const [row] = await db
-    .select({
-      session: sessions,
-      user: {
-        id: users.id,
-        accountId: users.accountId,
-        accountRbacRole: users.accountRbacRole,
-        status: users.status,
-      },
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id));
-  return row;
-}
-
 export type ZoneAccess = {
   /** Smallest maximum lifetime among the user's zones (null: the user has none). */
   maxLifetimeMinutes: number | null;
@@ -35,33 +18,94 @@ export type ZoneAccess = {
   roles: { organizationId: number; roleId: number }[];
 };
 
+const qb = new QueryBuilder();
+
 /**
- * The user's zone roles and the strictest session bounds among the zones they belong to
- * (a global administrator belongs to every zone of the account), in one round trip.
+ * A one-row subquery, to join laterally to a query on `users`: the user's zone roles and the
+ * strictest session bounds among the zones they belong to (a global administrator belongs to
+ * every zone of the account). Two index lookups (zones the user holds a role in; the
+ * account's zones, for a global administrator only), never a scan of all zones.
  */
-export async function findZoneAccess(
-  db: Db,
-  user: { id: number; accountId: number | null; isGlobalAdmin: boolean },
-): Promise<ZoneAccess> {
-  const allZonesOfAccount =
-    user.isGlobalAdmin && user.accountId !== null ? eq(organizations.accountId, user.accountId) : sql`false`;
+function zoneAccessOfUser() {
+  const zoneFields = {
+    id: organizations.id,
+    maxLifetimeMinutes: organizations.sessionMaxLifetimeMinutes,
+    idleTimeoutMinutes: organizations.sessionIdleTimeoutMinutes,
+  };
+  const heldZones = qb
+    .select({ ...zoneFields, roleId: sql<number | null>`${userZoneRoles.roleId}`.as('role_id') })
+    .from(userZoneRoles)
+    .innerJoin(organizations, eq(organizations.id, userZoneRoles.organizationId))
+    .where(eq(userZoneRoles.userId, users.id));
+  const accountZones = qb
+    .select({ ...zoneFields, roleId: sql<number | null>`null::integer`.as('role_id') })
+    .from(organizations)
+    .where(and(eq(users.accountRbacRole, 'global-admin'), eq(organizations.accountId, users.accountId)));
+  const zones = heldZones.unionAll(accountZones).as('zones');
+  return qb
+    .select({
+      maxLifetimeMinutes: sql<number | null>`min(${zones.maxLifetimeMinutes})`.as('max_lifetime_minutes'),
+      idleTimeoutMinutes: sql<number | null>`min(${zones.idleTimeoutMinutes})`.as('idle_timeout_minutes'),
+      roles: sql<{ o: number; r: number }[]>`coalesce(
+        json_agg(json_build_object('o', ${zones.id}, 'r', ${zones.roleId}) order by ${zones.id})
+          filter (where ${zones.roleId} is not null),
+        '[]'::json)`.as('roles'),
+    })
+    .from(zones)
+    .as('zone_access');
+}
+
+function toZoneAccess(row: {
+  maxLifetimeMinutes: number | null;
+  idleTimeoutMinutes: number | null;
+  roles: { o: number; r: number }[];
+}): ZoneAccess {
+  return {
+    maxLifetimeMinutes: row.maxLifetimeMinutes,
+    idleTimeoutMinutes: row.idleTimeoutMinutes,
+    roles: row.roles.map((r) => ({ organizationId: Number(r.o), roleId: Number(r.r) })),
+  };
+}
+
+/** The user's zone roles and session bounds (see {@link zoneAccessOfUser}), in one round trip. */
+export async function findZoneAccess(db: Db, userId: number): Promise<ZoneAccess> {
+  const access = zoneAccessOfUser();
   const [row] = await db
     .select({
-      maxLifetimeMinutes: sql<number | null>`min(${organizations.sessionMaxLifetimeMinutes})`,
-      idleTimeoutMinutes: sql<number | null>`min(${organizations.sessionIdleTimeoutMinutes})`,
-      roles: sql<{ o: number; r: number }[]>`coalesce(
-        json_agg(json_build_object('o', ${userZoneRoles.organizationId}, 'r', ${userZoneRoles.roleId}))
-          filter (where ${userZoneRoles.roleId} is not null),
-        '[]'::json)`,
+      maxLifetimeMinutes: access.maxLifetimeMinutes,
+      idleTimeoutMinutes: access.idleTimeoutMinutes,
+      roles: access.roles,
     })
-    .from(organizations)
-    .leftJoin(userZoneRoles, and(eq(userZoneRoles.organizationId, organizations.id), eq(userZoneRoles.userId, user.id)))
-    .where(or(isNotNull(userZoneRoles.userId), allZonesOfAccount));
-  return {
-    maxLifetimeMinutes: row?.maxLifetimeMinutes ?? null,
-    idleTimeoutMinutes: row?.idleTimeoutMinutes ?? null,
-    roles: (row?.roles ?? []).map((r) => ({ organizationId: Number(r.o), roleId: Number(r.r) })),
-  };
+    .from(users)
+    .crossJoinLateral(access)
+    .where(eq(users.id, userId));
+  return row ? toZoneAccess(row) : { maxLifetimeMinutes: null, idleTimeoutMinutes: null, roles: [] };
+}
+
+/**
+ * The session with what validation needs of its user and the user's zone access, or
+ * undefined: one query per request.
+ */
+export async function findSession(db: Db, id: string) {
+  const access = zoneAccessOfUser();
+  const [row] = await db
+    .select({
+      session: { createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt },
+      user: {
+        id: users.id,
+        accountId: users.accountId,
+        accountRbacRole: users.accountRbacRole,
+        status: users.status,
+      },
+      maxLifetimeMinutes: access.maxLifetimeMinutes,
+      idleTimeoutMinutes: access.idleTimeoutMinutes,
+      roles: access.roles,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .crossJoinLateral(access)
+    .where(eq(sessions.id, id));
+  return row && { session: row.session, user: row.user, access: toZoneAccess(row) };
 }
 
 export async function touchSession(db: Db, id: string, lastSeenAt: Date, expiresAt: Date): Promise<void> {

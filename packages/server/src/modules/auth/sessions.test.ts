@@ -62,6 +62,17 @@ describe('session lifetime', () => {
     expect((await check()).status).toBe(401); // 46 min idle > 45, though the first zone allows 60
   });
 
+  it('applies to a global administrator the bounds of every zone of the account, and of no other account', async () => {
+    const { account, check } = await signedIn(); // a global administrator with a role in one zone only
+    await buildZone(t.db, { accountId: account.id, sessionIdleTimeoutMinutes: 20 }); // no role there
+    const other = await buildAccountWithUser(t.db);
+    await t.db.update(organizations).set({ sessionIdleTimeoutMinutes: 5 }).where(eq(organizations.id, other.zone.id));
+    t.clock.advance(19 * ONE_MINUTE_MS);
+    expect((await check()).status).toBe(200); // the other account's 5 minutes do not apply
+    t.clock.advance(21 * ONE_MINUTE_MS);
+    expect((await check()).status).toBe(401); // 21 min idle > 20
+  });
+
   it('reports the session’s bounds in the profile', async () => {
     const { cookie } = await signedIn();
     const res = await t.request('/api/users/self', { headers: { cookie } });

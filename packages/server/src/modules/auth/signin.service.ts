@@ -2,13 +2,22 @@ import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
-import { RATE_LIMITS, assertUnderLimit, clearLimit, recordFailures } from './rate-limits.service';
+import { RATE_LIMITS, releaseAttempts, takeAttempts } from './rate-limits.service';
+import { createSession, destroySession, type SessionUser } from './sessions.service';
 import { addConsecutiveFailure, findUserForSignIn, resetConsecutiveFailures } from './signin.store';
 
 /** Consecutive failed sign-ins that lock a user until an administrator unlocks them: this stops slow guessing for good. */
 export const CONSECUTIVE_FAILURES_TO_LOCK = 5;
 
 export type Credentials = { email: string; password: string };
+
+/** Who is signing in from where. */
+export type SignInClient = {
+  ip: string;
+  userAgent: string | undefined;
+  /** The session token the browser brought, if any: it ends, replaced by the new one. */
+  previousToken: string | undefined;
+};
 
 /**
  * Reads `Authorization: Basic base64(email:password)`; null when absent or malformed. The
@@ -29,17 +38,33 @@ function invalidCredentials(): AppError {
 }
 
 /**
- * Checks e-mail and password, enforcing the rate limits and the lock. Unknown e-mails,
- * wrong passwords and disabled users get the same 401 after the same amount of work.
- * A locked user gets 403, but only with the right password, so guessing reveals nothing.
- * @returns the user, for {@link createSession}.
+ * Signs in with e-mail and password and starts a new session, ending the one the browser
+ * brought. Unknown e-mails, wrong passwords and disabled users get the same 401 after the
+ * same amount of work. A locked user gets 403, but only with the right password, so
+ * guessing reveals nothing.
+ *
+ * Each attempt is counted against the per-address and per-e-mail limits before the
+ * password is checked, so a burst of simultaneous guesses cannot all pass the limit; the
+ * right password then un-counts its own attempt (and only that one: other attempts of the
+ * address or e-mail, finished or in flight, stay counted).
+ * @returns the signed-in user and the raw session token for the cookie.
  * @throws AppError 401 `auth.invalid_credentials`, 403 `auth.locked`, 429 `auth.rate_limited`.
  */
-export async function verifyCredentials(ctx: AppContext, credentials: Credentials, meta: { ip: string }) {
+export async function signIn(
+  ctx: AppContext,
+  credentials: Credentials,
+  client: SignInClient,
+): Promise<{ user: SessionUser; token: string }> {
   const now = ctx.clock.now();
   const email = credentials.email.trim().toLowerCase();
-  await assertUnderLimit(ctx, RATE_LIMITS.signInPerAddress, meta.ip, now);
-  await assertUnderLimit(ctx, RATE_LIMITS.signInPerAccount, email, now);
+  const reservation = await takeAttempts(
+    ctx,
+    [
+      { rule: RATE_LIMITS.signInPerAddress, key: client.ip },
+      { rule: RATE_LIMITS.signInPerAccount, key: email },
+    ],
+    now,
+  );
 
   const user = await findUserForSignIn(ctx.db, email);
   const passwordOk = user?.passwordHash
@@ -47,23 +72,22 @@ export async function verifyCredentials(ctx: AppContext, credentials: Credential
     : await verifyAgainstDummy(credentials.password);
 
   if (!user || !passwordOk || user.status !== 'active') {
-    await recordFailures(
-      ctx,
-      [
-        { rule: RATE_LIMITS.signInPerAddress, key: meta.ip },
-        { rule: RATE_LIMITS.signInPerAccount, key: email },
-      ],
-      now,
-    );
+    // A failure: the attempt stays counted.
     if (user && !passwordOk) {
       const after = await addConsecutiveFailure(ctx.db, user.id, CONSECUTIVE_FAILURES_TO_LOCK);
       if (after?.locked && !user.locked) ctx.logger.warn({ userId: user.id }, 'user locked after failed sign-ins');
     }
     throw invalidCredentials();
   }
+  // The right password is no failed guess, even for a locked user (who keeps getting 403, not 429).
+  await releaseAttempts(ctx, reservation);
   if (user.locked) throw new AppError(AUTH_ERRORS.locked.code, 403, AUTH_ERRORS.locked.message);
 
   await resetConsecutiveFailures(ctx.db, user.id);
-  await clearLimit(ctx, RATE_LIMITS.signInPerAccount, email);
-  return { id: user.id, accountId: user.accountId, isGlobalAdmin: user.accountRbacRole === 'global-admin' };
+  if (client.previousToken) await destroySession(ctx, client.previousToken);
+  return createSession(
+    ctx,
+    { id: user.id, accountId: user.accountId, isGlobalAdmin: user.accountRbacRole === 'global-admin' },
+    { ip: client.ip, userAgent: client.userAgent },
+  );
 }

@@ -177,4 +177,31 @@ describe('sign-in lockout and rate limits', () => {
     t.clock.advance(10 * ONE_MINUTE_MS + 1000);
     expect((await t.signIn(user.email, user.password, { headers })).res.status).toBe(200);
   });
+
+  it('lets exactly 20 of 30 simultaneous wrong sign-ins from one address through, and refuses the rest with 429', async () => {
+    const headers = fromNewAddress();
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => t.signIn(`burst-${i}@example.test`, 'guess-password-1', { headers })),
+    );
+    const statuses = results.map((r) => r.res.status).sort();
+    expect(statuses).toEqual([...Array<number>(20).fill(401), ...Array<number>(10).fill(429)]);
+  });
+
+  it('lets exactly 10 of 15 simultaneous wrong sign-ins for one account through, from any addresses', async () => {
+    const email = 'burst-target@example.test';
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => t.signIn(email, `guess-number-${i}`, { headers: fromNewAddress() })),
+    );
+    const statuses = results.map((r) => r.res.status).sort();
+    expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(5).fill(429)]);
+  });
+
+  it('does not count a successful sign-in, and keeps counting the failures around it', async () => {
+    const { user } = await buildAccountWithUser(t.db);
+    const headers = fromNewAddress();
+    for (let i = 0; i < 19; i++) await t.signIn(`someone-${i}@example.test`, 'guess-password-1', { headers });
+    expect((await t.signIn(user.email, user.password, { headers })).res.status).toBe(200);
+    expect((await t.signIn('someone-19@example.test', 'guess-password-1', { headers })).res.status).toBe(401);
+    expect((await t.signIn(user.email, user.password, { headers })).res.status).toBe(429);
+  });
 });
