@@ -66,6 +66,8 @@ export const organizations = pgTable(
     disabled: boolean('disabled').notNull().default(false),
     /** sha256 of the agents' enrolment key; the key itself is shown once. */
     accessKeyHash: text('access_key_hash'),
+    /** The same key encrypted (AES-256-GCM, see modules/zones/access-key.ts) so admins can read it again. */
+    accessKeyEncrypted: text('access_key_encrypted'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     saml: jsonb('saml').$type<SamlSettings>().notNull().default({ enabled: false, redirect: null }),
     /** Id of the zone in a system this one was imported from. */
@@ -106,6 +108,7 @@ export const users = pgTable(
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     passwordChangedAt: tstz('password_changed_at'),
+    lastSigninAt: tstz('last_signin_at'),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
@@ -201,4 +204,92 @@ export const userPrefs = pgTable(
     value: text('value').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.prefName] })],
+);
+
+/** Zone preferences (`GET/POST /api/orgs/self/prefs`). */
+export const orgPrefs = pgTable(
+  'org_prefs',
+  {
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    prefName: text('pref_name').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.prefName] })],
+);
+
+/**
+ * An invitation to join a zone with a role. The e-mailed link carries a random token; only
+ * its sha256 is stored. Single use (`accepted_at`), expiring, revocable.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id').notNull(),
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: tstz('expires_at').notNull(),
+    acceptedAt: tstz('accepted_at'),
+    revokedAt: tstz('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_unique').on(t.tokenHash),
+    index('invitations_org_idx').on(t.organizationId),
+    index('invitations_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Personal API keys (Settings › Keys), sent as `Authorization: Bearer`. Only the sha256 of
+ * the key is stored; `prefix` (its first characters) lets people tell keys apart. A key
+ * acts with its owner's current permissions in `organization_id`, or in every zone of the
+ * account when null (global administrators only).
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: tstz('last_used_at'),
+    expiresAt: tstz('expires_at'),
+    revokedAt: tstz('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash_unique').on(t.keyHash), index('api_keys_user_idx').on(t.userId)],
+);
+
+/**
+ * Outgoing mail. Every message is recorded; with SMTP configured it is sent and `sent_at`
+ * set, otherwise it waits here for a global administrator to read (`/api/accounts/{id}/outbox`).
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    createdAt: createdAt(),
+    sentAt: tstz('sent_at'),
+    error: text('error'),
+  },
+  (t) => [index('outbox_account_idx').on(t.accountId, t.createdAt)],
 );
