@@ -51,11 +51,7 @@ export function isSingleZoneRestricted(zoneCount: number, parent: TierSubject, n
  * a zone created while the parent is still on its trial (not a paid tier3 plan) starts
  * disabled when the account already has a zone.
  */
-export function newZoneStartsDisabled(
-  parent: TierSubject,
-  existingZones: number,
-  now: number = Date.now(),
-): boolean {
+export function newZoneStartsDisabled(parent: TierSubject, existingZones: number, now: number = Date.now()): boolean {
   if (existingZones < 1) return false;
   const onTrial = !!parent.trial_end_time && !parent.trial_expired && new Date(parent.trial_end_time).getTime() > now;
   return onTrial;

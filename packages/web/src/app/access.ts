@@ -1,4 +1,5 @@
-import type { Profile } from '@patchwell/core/auth/profile.schema';
+import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
+import { canCreateZoneUnder, isSingleZoneRestricted } from '@patchwell/core/rules/tiers';
 import { FEATURE_FLAGS, type FeatureFlag } from '@patchwell/core/shell/flags';
 import { permissionKey, type Action, type Resource } from '@patchwell/core/zones/permissions';
 
@@ -56,4 +57,16 @@ export function canSeeSecurity(profile: Profile, zoneId: number | undefined, zon
 /** APNS settings: Organization.manage plus the view-configurations flag. */
 export function canSeeApns(profile: Profile, zoneId: number | undefined): boolean {
   return isFeatureOn(profile, 'configurations_routes') && can(profile, zoneId, 'Organization', 'manage');
+}
+
+/**
+ * 'Create New Zone' in the organisation menu (spec A sections 2 and 6): Organization.create
+ * in the current zone, the zone's parent at tier 3 (or on an unexpired trial), and not the
+ * single-zone restriction. Global administrators manage zones in global setup instead.
+ */
+export function canOfferCreateZone(profile: Profile, zone: ProfileOrg | undefined, now: number = Date.now()): boolean {
+  if (!zone || canAccessGlobal(profile)) return false;
+  if (!can(profile, zone.id, 'Organization', 'create')) return false;
+  const parent = profile.parent_org.find((p) => p.id === zone.parent_id) ?? zone;
+  return canCreateZoneUnder(parent, now) && !isSingleZoneRestricted(profile.orgs.length, parent, now);
 }

@@ -35,6 +35,14 @@ beforeAll(async () => {
       return { status: 204 };
     },
     'GET /api/banners': () => ({ body: [] }),
+    'POST /api/orgs': (req) => ({
+      status: 201,
+      body: {
+        ...buildZone({ id: 3, name: (JSON.parse(req.body) as { name: string }).name }),
+        user_count: 1,
+        role_name: 'Zone Administrator',
+      },
+    }),
   });
   api.configure({ baseUrl: server.url });
 });
@@ -125,6 +133,21 @@ describe('signed-in routes', () => {
     expect(storedCurrentOrg()).toBe(2);
   });
 
+  it('create a zone from the organisation menu, reload the profile and switch to the new zone', async () => {
+    const created = buildZone({ id: 3, name: 'Gamma' });
+    const { router } = open('/reports/overview?o=1');
+    await screen.findByRole('heading', { name: 'Overview Report' }, { timeout: 3000 });
+    await userEvent.click(screen.getByRole('button', { name: /Zone: Acme/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create New Zone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create New Zone' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Zone name/ }), 'Gamma');
+    state.profile = buildProfile({ orgs: [acme, beta, created] });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Zone' }));
+    await settle(router, '/reports/overview?o=3');
+    expect(await screen.findByText('Success: Your new zone has been created.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /Zone: Gamma/ })).toBeInTheDocument();
+  });
+
   it('log out through the account menu', async () => {
     const { router } = open('/dashboard?o=1');
     await screen.findByRole('heading', { name: 'Dashboard' });
@@ -186,6 +209,22 @@ describe('guards and redirects', () => {
     await settle(router, '/global/setup/zones?o=1');
     expect(await screen.findByRole('heading', { level: 2, name: 'Zones' })).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+
+  it('open the create-zone page only when the current zone’s parent is on Complete', async () => {
+    const globalAdmin = { is_global_admin: true, account_rbac_role: 'global-admin' as const };
+    state.profile = buildProfile({
+      orgs: [acme, beta],
+      ...globalAdmin,
+      parent_org: [{ id: 1, plan: 'manage', trial_end_time: null, trial_expired: false }],
+    });
+    const first = open('/global/setup/zones/create-zone?o=1');
+    expect(await screen.findByRole('heading', { name: '404 - Page Not Found' })).toBeInTheDocument();
+    first.unmount();
+    queryClient.clear();
+    state.profile = buildProfile({ orgs: [acme, beta], ...globalAdmin });
+    open('/global/setup/zones/create-zone?o=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Create Zone' })).toBeInTheDocument();
   });
 
   it('show the 404 page for unknown routes and for password pages without their flag', async () => {

@@ -112,7 +112,13 @@ const shellRoutes: RouteObject[] = [
     ),
     children: [
       { index: true, loader: g((m) => m.settingsIndex) },
-      { path: 'profile', ...placeholder('profile', 2) },
+      {
+        path: 'profile',
+        lazy: lazyPage(
+          () => import('../features/settings/ProfilePage'),
+          (m) => m.ProfilePage,
+        ),
+      },
       {
         path: 'billing',
         loader: g((m) => m.guard([m.needsPermission('Billing', 'read', PATHS.profile)])),
@@ -121,9 +127,18 @@ const shellRoutes: RouteObject[] = [
       {
         path: 'users',
         loader: g((m) => m.guard([m.needsPermission('Users', 'read', PATHS.profile)])),
-        ...placeholder('users', 2),
+        lazy: lazyPage(
+          () => import('../features/users/UsersPage'),
+          (m) => m.UsersPage,
+        ),
       },
-      { path: 'keys', ...placeholder('keys', 2) },
+      {
+        path: 'keys',
+        lazy: lazyPage(
+          () => import('../features/keys/KeysPage'),
+          (m) => m.KeysPage,
+        ),
+      },
       { path: 'security', loader: g((m) => m.guard([m.needsSecurity])), ...placeholder('security', 2) },
       { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
     ],
@@ -141,23 +156,68 @@ const shellRoutes: RouteObject[] = [
         ),
         children: [
           { index: true, loader: g((m) => m.forward(PATHS.globalZones, [m.needsGlobalAccess])) },
-          { path: 'zones', ...placeholder('globalZones', 2) },
+          {
+            path: 'zones',
+            lazy: lazyPage(
+              () => import('../features/global/GlobalZonesPage'),
+              (m) => m.GlobalZonesPage,
+            ),
+          },
           {
             path: 'zones/create-zone',
             loader: g((m) => m.guard([m.needsGlobalAccess, m.needsTier3Parent])),
-            ...placeholder('globalCreateZone', 2),
+            lazy: lazyPage(
+              () => import('../features/global/GlobalCreateZonePage'),
+              (m) => m.GlobalCreateZonePage,
+            ),
           },
-          { path: 'zones/:zoneId', ...placeholder('globalZoneDetail', 2) },
+          {
+            path: 'zones/:zoneId',
+            lazy: lazyPage(
+              () => import('../features/global/ZoneEditorPage'),
+              (m) => m.ZoneEditorPage,
+            ),
+          },
           { path: 'create-zone', loader: g((m) => m.legacy(() => PATHS.globalCreateZone, [], [m.needsGlobalAccess])) },
-          { path: 'roles-and-permissions', ...placeholder('globalRoles', 2) },
-          { path: 'users', ...placeholder('globalUsers', 2) },
-          { path: 'users/create-user', ...placeholder('globalCreateUser', 2) },
-          { path: 'users/:userId', ...placeholder('globalUserDetail', 2) },
+          {
+            path: 'roles-and-permissions',
+            lazy: lazyPage(
+              () => import('../features/roles/RolesPermissionsPage'),
+              (m) => m.RolesPermissionsPage,
+            ),
+          },
+          {
+            path: 'users',
+            lazy: lazyPage(
+              () => import('../features/global/GlobalUsersPage'),
+              (m) => m.GlobalUsersPage,
+            ),
+          },
+          {
+            path: 'users/create-user',
+            lazy: lazyPage(
+              () => import('../features/global/UserEditorPage'),
+              (m) => m.CreateUserPage,
+            ),
+          },
+          {
+            path: 'users/:userId',
+            lazy: lazyPage(
+              () => import('../features/global/UserEditorPage'),
+              (m) => m.UserEditorPage,
+            ),
+          },
           { path: 'authentication', ...placeholder('globalAuthentication', 2) },
           { path: 'authentication/create-connection', ...placeholder('globalCreateConnection', 2) },
           { path: 'authentication/:connectionId', ...placeholder('globalConnectionDetail', 2) },
           { path: 'domains', ...placeholder('globalDomains', 2) },
-          { path: 'settings', ...placeholder('globalSettings', 2) },
+          {
+            path: 'settings',
+            lazy: lazyPage(
+              () => import('../features/global/GlobalSettingsPage'),
+              (m) => m.GlobalSettingsPage,
+            ),
+          },
         ],
       },
       { path: 'devices', loader: g((m) => m.guard([m.needsGlobalDevices])), ...placeholder('globalDevices') },

@@ -1,8 +1,10 @@
+import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { Providers } from '../app/Providers';
+import { SHELL_ROUTE_ID } from '../app/shell-context';
 
 export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
@@ -22,4 +24,29 @@ export function renderRoutes(routes: RouteObject[], initialEntry: string, queryC
 /** Render one element at `path` (a route that matches every path). */
 export function renderAt(element: ReactNode, initialEntry = '/', queryClient = testQueryClient()) {
   return renderRoutes([{ path: '*', element }], initialEntry, queryClient);
+}
+
+/**
+ * Render a signed-in page: the shell route (id 'shell') provides the profile and current
+ * zone as its loader data, as the real shell loader does; `routes` are its children.
+ */
+export function renderInShell(
+  routes: RouteObject[],
+  initialEntry: string,
+  context: { profile: Profile; zoneId?: number },
+  queryClient = testQueryClient(),
+) {
+  const zone = context.profile.orgs.find((o) => o.id === context.zoneId) ?? context.profile.orgs[0];
+  return renderRoutes(
+    [
+      {
+        id: SHELL_ROUTE_ID,
+        loader: () => ({ profile: context.profile, zone, zoneId: zone?.id }),
+        HydrateFallback: () => null,
+        children: routes,
+      },
+    ],
+    initialEntry,
+    queryClient,
+  );
 }

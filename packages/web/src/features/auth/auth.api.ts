@@ -1,6 +1,13 @@
 import { ZIsAuthenticated, ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
 import { ZSignUpResult, type SignUpBody, type SignUpResult } from '@patchwell/core/auth/signup.schema';
 import { PROFILE_CACHE_MS } from '@patchwell/core/constants';
+import {
+  ZAcceptInvitationResult,
+  ZInvitation,
+  type AcceptInvitationBody,
+  type AcceptInvitationResult,
+  type Invitation,
+} from '@patchwell/core/users/users.schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -70,4 +77,23 @@ export async function logout(): Promise<void> {
 /** `POST /api/signup`: creates the account and signs the user in. */
 export function signUp(body: SignUpBody): Promise<SignUpResult> {
   return api.request('/api/signup', { method: 'POST', body, schema: ZSignUpResult, skipAuthCheck: true });
+}
+
+/** `GET /api/invitations/{token}` (public): the zone, inviter and whether a password is needed. */
+export function fetchInvitation(token: string, signal?: AbortSignal): Promise<Invitation> {
+  return api.request(`/api/invitations/${encodeURIComponent(token)}`, {
+    schema: ZInvitation,
+    signal,
+    skipAuthCheck: true,
+  });
+}
+
+/** `POST /api/invitations/{token}/accept`: joins the zone and signs the user in (cookie). */
+export function acceptInvitation(token: string, body: AcceptInvitationBody): Promise<AcceptInvitationResult> {
+  return api.request(`/api/invitations/${encodeURIComponent(token)}/accept`, {
+    method: 'POST',
+    body,
+    schema: ZAcceptInvitationResult,
+    skipAuthCheck: true,
+  });
 }

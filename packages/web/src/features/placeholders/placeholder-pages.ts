@@ -71,16 +71,10 @@ export const PLACEHOLDER_PAGES = {
     title: 'Policy Results',
     description: 'Results of policies that ran in the last 30 days appear here.',
   },
-  profile: {
-    title: 'Profile',
-    description: 'Your name, email, password and multi-factor authentication settings appear here.',
-  },
   billing: {
     title: 'Billing',
     description: 'Your plan, payment method, billing information and invoices appear here.',
   },
-  users: { title: 'Users', description: 'The user accounts of this zone and their roles appear here.' },
-  keys: { title: 'Keys', description: "Your API keys and this zone's agent access key appear here." },
   security: {
     title: 'Security',
     description: 'Session lifetime, idle timeout and single sign-on settings of this zone appear here.',
@@ -89,16 +83,6 @@ export const PLACEHOLDER_PAGES = {
     title: 'APNS Settings',
     description: 'The Apple Push Notification service certificate used for macOS device management appears here.',
   },
-  globalZones: { title: 'Zones', description: 'The zones of your account appear here.' },
-  globalCreateZone: { title: 'Create Zone', description: 'Creating zones arrives with zone management.' },
-  globalZoneDetail: { title: 'Zone', description: "A zone's settings and users appear here." },
-  globalRoles: {
-    title: 'Roles and Permissions',
-    description: 'The roles of your account and the permissions each grants appear here.',
-  },
-  globalUsers: { title: 'Users', description: 'The users of your account and their zones appear here.' },
-  globalCreateUser: { title: 'Create User', description: 'Adding users to your account arrives with user management.' },
-  globalUserDetail: { title: 'User', description: "A user's zones and roles appear here." },
   globalAuthentication: {
     title: 'Authentication',
     description: 'Single sign-on connections of your account appear here once you create them.',
@@ -112,10 +96,6 @@ export const PLACEHOLDER_PAGES = {
     description: "A connection's identity provider and domains appear here.",
   },
   globalDomains: { title: 'Domains', description: 'The email domains your account has verified appear here.' },
-  globalSettings: {
-    title: 'Global Settings',
-    description: 'Settings that apply to every zone of your account appear here.',
-  },
   globalDevices: {
     title: 'Global Devices',
     description: 'Devices of every zone in your account appear here once agents enrol.',

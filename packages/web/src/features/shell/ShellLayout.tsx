@@ -1,6 +1,7 @@
 import type { ProfileOrg } from '@patchwell/core/auth/profile.schema';
-import { CREATE_ZONE_DIALOG_WIDTH } from '@patchwell/core/constants';
+import type { Zone } from '@patchwell/core/zones/zones.schema';
 import { AppShell, Box, Button, Container, Group, Modal, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { IconBuildingOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -12,8 +13,10 @@ import { rememberLastRoute } from '../../app/storage';
 import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { EmptyStatePage } from '../../ui/EmptyStatePage';
+import { profileQuery } from '../auth/auth.api';
 import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
+import { CreateZoneDialog } from '../zones/CreateZoneDialog';
 import { useBanners, useClientConfig } from './shell.api';
 import { TopNav } from './TopNav';
 
@@ -27,6 +30,7 @@ export function ShellLayout() {
   const { profile, zone, zoneId } = useShell();
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const config = useClientConfig();
   const banners = useBanners();
   const [isCreateZoneOpen, setCreateZoneOpen] = useState(false);
@@ -44,6 +48,13 @@ export function ShellLayout() {
       return;
     }
     navigate(withZone(location.pathname + location.search, target.id));
+  };
+
+  // The new zone is in the profile only after a reload; then switch to it, keeping the route.
+  const onZoneCreated = async (created: Zone) => {
+    setCreateZoneOpen(false);
+    await queryClient.fetchQuery({ ...profileQuery(created.id), staleTime: 0 }).catch(() => undefined);
+    navigate(withZone(location.pathname + location.search, created.id));
   };
 
   const onContinueToLogin = () => {
@@ -98,21 +109,14 @@ export function ShellLayout() {
         </Text>
       </Box>
 
-      <Modal
-        opened={isCreateZoneOpen}
-        onClose={() => setCreateZoneOpen(false)}
-        title={CONSOLE_TEXTS.zones.createNewTitle}
-        size={CREATE_ZONE_DIALOG_WIDTH}
-      >
-        <Text size="sm" mb="lg">
-          {CONSOLE_TEXTS.zones.createNewPending}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setCreateZoneOpen(false)}>
-            {CONSOLE_TEXTS.zones.close}
-          </Button>
-        </Group>
-      </Modal>
+      {zoneId !== undefined && (
+        <CreateZoneDialog
+          opened={isCreateZoneOpen}
+          zoneId={zoneId}
+          onClose={() => setCreateZoneOpen(false)}
+          onCreated={onZoneCreated}
+        />
+      )}
 
       <Modal
         opened={reauthTarget !== null}

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { buildProfile, buildZone } from '../../test/factories';
 import { renderAt } from '../../test/render';
+import { canOfferCreateZone } from '../../app/access';
 import { accountMenuItems, mainNavItems } from './nav-items';
 import { TopNav, type TopNavProps } from './TopNav';
 
@@ -166,6 +167,35 @@ describe('top navigation', () => {
     await userEvent.click(screen.getByRole('button', { name: /Zone: Solo/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Create New Zone' }));
     expect(props.onCreateZone).toHaveBeenCalled();
+  });
+
+  it("offers 'Create New Zone' to account users with Organization.create when the parent is on Complete", async () => {
+    const acme = buildZone({ id: 1, name: 'Acme', parent_id: 1 });
+    const beta = buildZone({ id: 2, name: 'Beta', parent_id: 1 });
+    const props = renderNav({ profile: buildProfile({ orgs: [acme, beta] }), zone: acme });
+    await userEvent.click(screen.getByRole('button', { name: /Zone: Acme/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create New Zone' }));
+    expect(props.onCreateZone).toHaveBeenCalled();
+  });
+
+  it('offers no zone creation without Organization.create or when the tier rule fails', () => {
+    const acme = buildZone({ id: 1, name: 'Acme', parent_id: 1 });
+    const beta = buildZone({ id: 2, name: 'Beta', parent_id: 1 });
+    const now = Date.parse('2026-06-01T00:00:00Z');
+    const standard = [{ id: 1, plan: 'manage', trial_end_time: null, trial_expired: false }];
+    const onTrial = [{ id: 1, plan: 'patch', trial_end_time: '2026-06-10T00:00:00Z', trial_expired: false }];
+    const expired = [{ id: 1, plan: 'patch', trial_end_time: '2026-05-10T00:00:00Z', trial_expired: true }];
+    expect(canOfferCreateZone(buildProfile({ orgs: [acme, beta] }), acme, now)).toBe(true);
+    expect(canOfferCreateZone(buildProfile({ orgs: [acme, beta], parent_org: standard }), acme, now)).toBe(false);
+    expect(canOfferCreateZone(buildProfile({ orgs: [acme], parent_org: onTrial }), acme, now)).toBe(true);
+    expect(canOfferCreateZone(buildProfile({ orgs: [acme], parent_org: expired }), acme, now)).toBe(false);
+    const reader = buildProfile({ orgs: [acme, beta], permissions: { '1': ['Organization.read'] } });
+    expect(canOfferCreateZone(reader, acme, now)).toBe(false);
+    const globalAdmin = buildProfile({ orgs: [acme, beta], is_global_admin: true, account_rbac_role: 'global-admin' });
+    expect(canOfferCreateZone(globalAdmin, acme, now)).toBe(false);
+    // A top-level zone is its own parent for the tier rule.
+    const top = buildZone({ id: 5, name: 'Top', parent_id: null, plan: 'tier3' });
+    expect(canOfferCreateZone(buildProfile({ orgs: [top], parent_org: [] }), top, now)).toBe(true);
   });
 
   it('lists no zones for a user with neither multi-org nor an account', async () => {

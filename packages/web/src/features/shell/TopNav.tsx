@@ -16,7 +16,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLock } from '@tabler/icons-react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { canAccessGlobal, canFor, hasZoneSwitcher } from '../../app/access';
+import { canAccessGlobal, canFor, canOfferCreateZone, hasZoneSwitcher } from '../../app/access';
 import { PATHS } from '../../app/paths';
 import { parentOrgOf, withZone, zoneRoleName } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
@@ -150,7 +150,7 @@ export function TopNav({
     >
       {TEXTS.zones.manageLink}
     </Anchor>
-  ) : profile.account_id === null && can('Organization', 'create') ? (
+  ) : canOfferCreateZone(profile, zone) ? (
     <Button variant="subtle" size="compact-sm" onClick={onCreateZone} fullWidth justify="flex-start">
       {TEXTS.zones.createNew}
     </Button>

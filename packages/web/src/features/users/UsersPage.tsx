@@ -1,0 +1,193 @@
+import type { ZoneUser } from '@patchwell/core/users/users.schema';
+import { ActionIcon, Button, Group, Loader, Menu, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDots, IconUserPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { canFor } from '../../app/access';
+import { useShell } from '../../app/shell-context';
+import { useRefreshProfile } from '../../app/useRefreshProfile';
+import { CONSOLE_TEXTS } from '../../texts';
+import { confirmAction } from '../../ui/confirm';
+import { formatUtc } from '../../ui/format-date';
+import { notify } from '../../ui/notify';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { ChangeRoleDialog } from './components/ChangeRoleDialog';
+import { InviteUserDialog } from './components/InviteUserDialog';
+import { UserStatusBadges } from './components/UserStatusBadges';
+import { removeZoneUser, unlockUser, updateZoneUser, useZoneUsers, userKeys } from './users.api';
+
+const fullName = (u: ZoneUser) => `${u.firstname} ${u.lastname}`.trim() || u.email;
+
+/** /settings/users: the zone's user accounts; invite, change role, disable, remove, unlock. */
+export function UsersPage() {
+  usePageTitle(CONSOLE_TEXTS.users.title);
+  const { profile, zoneId = 0 } = useShell();
+  const can = canFor(profile, zoneId);
+  const queryClient = useQueryClient();
+  const refreshProfile = useRefreshProfile(zoneId);
+  const users = useZoneUsers(zoneId);
+  const [isInviteOpen, setInviteOpen] = useState(false);
+  const [roleTarget, setRoleTarget] = useState<ZoneUser | null>(null);
+
+  const afterChange = async () => {
+    await queryClient.invalidateQueries({ queryKey: userKeys.all });
+    await refreshProfile();
+  };
+
+  const run = (action: () => Promise<unknown>, success: string) =>
+    void action().then(
+      async () => {
+        notify.success(success);
+        await afterChange();
+      },
+      (error: unknown) => notify.apiError(error),
+    );
+
+  const onChangeRole = async (user: ZoneUser, roleId: number) => {
+    try {
+      await updateZoneUser(zoneId, user.id, { role_id: roleId });
+      notify.success(CONSOLE_TEXTS.users.roleChanged(fullName(user)));
+      setRoleTarget(null);
+      await afterChange();
+    } catch (error) {
+      void notify.apiError(error);
+    }
+  };
+
+  const onStatus = (user: ZoneUser) => {
+    const disabling = user.status !== 'disabled';
+    const name = fullName(user);
+    confirmAction({
+      title: disabling ? CONSOLE_TEXTS.users.disableTitle : CONSOLE_TEXTS.users.enableTitle,
+      message: disabling ? CONSOLE_TEXTS.users.disableBody(name) : CONSOLE_TEXTS.users.enableBody(name),
+      confirmLabel: disabling ? CONSOLE_TEXTS.users.disable : CONSOLE_TEXTS.users.enable,
+      isDanger: disabling,
+      onConfirm: () =>
+        run(
+          () => updateZoneUser(zoneId, user.id, { status: disabling ? 'disabled' : 'active' }),
+          disabling ? CONSOLE_TEXTS.users.disabled(name) : CONSOLE_TEXTS.users.enabled(name),
+        ),
+    });
+  };
+
+  const onRemove = (user: ZoneUser) =>
+    confirmAction({
+      title: CONSOLE_TEXTS.users.removeTitle,
+      message: CONSOLE_TEXTS.users.removeBody(fullName(user)),
+      confirmLabel: CONSOLE_TEXTS.users.remove,
+      isDanger: true,
+      onConfirm: () => run(() => removeZoneUser(zoneId, user.id), CONSOLE_TEXTS.users.removed),
+    });
+
+  const onUnlock = (user: ZoneUser) =>
+    confirmAction({
+      title: CONSOLE_TEXTS.users.unlockTitle,
+      message: CONSOLE_TEXTS.users.unlockBody(fullName(user)),
+      confirmLabel: CONSOLE_TEXTS.users.unlock,
+      onConfirm: () => run(() => unlockUser(zoneId, user.id), CONSOLE_TEXTS.users.unlocked(fullName(user))),
+    });
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={2} fz="h3">
+          {CONSOLE_TEXTS.users.title}
+        </Title>
+        {can('Users', 'invite') && (
+          <Button leftSection={<IconUserPlus size={16} aria-hidden="true" />} onClick={() => setInviteOpen(true)}>
+            {CONSOLE_TEXTS.users.inviteTitle}
+          </Button>
+        )}
+      </Group>
+      {users.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {users.data && (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped withTableBorder aria-label={CONSOLE_TEXTS.users.title}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{CONSOLE_TEXTS.users.name}</Table.Th>
+                <Table.Th scope="col">{CONSOLE_TEXTS.users.email}</Table.Th>
+                <Table.Th scope="col">{CONSOLE_TEXTS.users.role}</Table.Th>
+                <Table.Th scope="col">{CONSOLE_TEXTS.users.statusLabel}</Table.Th>
+                <Table.Th scope="col">{CONSOLE_TEXTS.users.lastSignIn}</Table.Th>
+                <Table.Th scope="col">{CONSOLE_TEXTS.common.actions}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.data.map((user) => {
+                const isSelf = user.id === profile.id;
+                const canModify = can('Users', 'modify') && !isSelf;
+                // A global administrator's role changes only in global user management (spec A section 6).
+                const canChangeRole = canModify && user.account_rbac_role !== 'global-admin';
+                const canToggle = canModify && user.status !== 'pending-invite';
+                const canRemove = can('Users', 'delete') && !isSelf;
+                const canUnlock = can('Users', 'modify') && user.locked;
+                const hasActions = canChangeRole || canToggle || canRemove || canUnlock;
+                return (
+                  <Table.Tr key={user.id}>
+                    <Table.Td>{fullName(user)}</Table.Td>
+                    <Table.Td>{user.email}</Table.Td>
+                    <Table.Td>{user.role.name}</Table.Td>
+                    <Table.Td>
+                      <UserStatusBadges status={user.status} locked={user.locked} />
+                    </Table.Td>
+                    <Table.Td>
+                      {user.last_signin_at ? formatUtc(user.last_signin_at) : CONSOLE_TEXTS.keys.never}
+                    </Table.Td>
+                    <Table.Td>
+                      {hasActions && (
+                        <Menu position="bottom-end" shadow="md" withinPortal>
+                          <Menu.Target>
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray.8"
+                              aria-label={CONSOLE_TEXTS.users.actionsFor(fullName(user))}
+                            >
+                              <IconDots size={16} aria-hidden="true" />
+                            </ActionIcon>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            {canChangeRole && (
+                              <Menu.Item onClick={() => setRoleTarget(user)}>
+                                {CONSOLE_TEXTS.users.changeRole}
+                              </Menu.Item>
+                            )}
+                            {canUnlock && (
+                              <Menu.Item onClick={() => onUnlock(user)}>{CONSOLE_TEXTS.users.unlock}</Menu.Item>
+                            )}
+                            {canToggle && (
+                              <Menu.Item onClick={() => onStatus(user)}>
+                                {user.status === 'disabled' ? CONSOLE_TEXTS.users.enable : CONSOLE_TEXTS.users.disable}
+                              </Menu.Item>
+                            )}
+                            {canRemove && (
+                              <Menu.Item color="red" onClick={() => onRemove(user)}>
+                                {CONSOLE_TEXTS.users.remove}
+                              </Menu.Item>
+                            )}
+                          </Menu.Dropdown>
+                        </Menu>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {users.data?.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {CONSOLE_TEXTS.users.empty}
+        </Text>
+      )}
+      <InviteUserDialog
+        opened={isInviteOpen}
+        zoneId={zoneId}
+        onClose={() => setInviteOpen(false)}
+        onInvited={() => void afterChange()}
+      />
+      <ChangeRoleDialog user={roleTarget} onClose={() => setRoleTarget(null)} onConfirm={onChangeRole} />
+    </Stack>
+  );
+}
