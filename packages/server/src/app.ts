@@ -6,6 +6,7 @@ import qs from 'qs';
 import { QUERY_PARSER } from '@patchwell/core/constants';
 import type { AppContext } from './context';
 import { registerAccess } from './http/access';
+import { registerAuthzCheck } from './http/authz';
 import { bespokeRoutes } from './http/bespoke.routes';
 import { registerConsole } from './http/console';
 import { registerDocs } from './http/docs';
@@ -14,8 +15,14 @@ import { registerMetrics } from './http/metrics';
 import { opsRoutes } from './http/ops.routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { invitationsRoutes } from './modules/invitations/invitations.routes';
+import { mailRoutes } from './modules/mail/mail.routes';
+import { rolesRoutes } from './modules/roles/roles.routes';
 import { shellRoutes } from './modules/shell/shell.routes';
+import { zonesRoutes } from './modules/zones/zones.routes';
+import { usersRoutes } from './modules/users/users.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,6 +85,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, config);
   const registry = registerMetrics(app);
   registerAccess(app, ctx);
+  registerAuthzCheck(app);
   await registerDocs(app, config);
 
   const consoleFallback = await registerConsole(app, config.webDistDir);
@@ -91,6 +99,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await authRoutes(app, ctx);
   await accountsRoutes(app, ctx);
   await shellRoutes(app, ctx);
+  await zonesRoutes(app, ctx);
+  await rolesRoutes(app, ctx);
+  await apiKeysRoutes(app, ctx);
+  await usersRoutes(app, ctx);
+  await invitationsRoutes(app, ctx);
+  await mailRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

@@ -26,6 +26,14 @@ const httpUrl = (name: string) =>
     .url({ protocol: /^https?$/, error: `${name} must be an http:// or https:// URL.` })
     .transform((v) => v.replace(/\/+$/, ''));
 
+/** 32 bytes from 64 hex digits or base64 (standard or url-safe), else undefined. */
+function parseSecretKey(value: string): Buffer | undefined {
+  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(value)) return undefined;
+  const key = Buffer.from(value, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
 const ZEnv = z
   .object({
     /** TCP port to listen on. Default `8080`. `0` picks a free port (tests). */
@@ -125,6 +133,44 @@ const ZEnv = z
       .min(0, 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.')
       .max(300_000, 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.')
       .optional(),
+    /**
+     * SMTP relay for outgoing mail (invitations), as a URL: `smtp://user:password@host:587`
+     * (STARTTLS when the relay offers it) or `smtps://user:password@host:465` (TLS from the
+     * start). Unset: no mail leaves the server; each message waits in the outbox, a log line
+     * says so (without the message), and global administrators read it at
+     * `GET /api/accounts/{accountId}/outbox`. Never logged, since it may hold a password.
+     */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^/?#]+/, 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:password@host:587.')
+      .optional(),
+    /**
+     * Sender of outgoing mail, an address or `Name <address>`. Default
+     * `Patchwell <no-reply@HOST>`, where HOST is that of `PATCHWELL_PUBLIC_URL` (else `localhost`).
+     */
+    MAIL_FROM: z.string().trim().min(3, 'MAIL_FROM must be an e-mail address or Name <address>.').optional(),
+    /**
+     * The server's secret key: 32 random bytes, written as 64 hex digits or in base64
+     * (`openssl rand -base64 32`). It encrypts secrets the server must read back, such as the
+     * zones' agent access keys (AES-256-GCM). Unset: a key is generated on first use into
+     * `DATA_DIR/secret.key` (mode 0600), or kept in memory with `DATA_DIR=memory://`. Set it
+     * when several nodes share one database, so every node reads the same secrets.
+     */
+    PATCHWELL_SECRET_KEY: z
+      .string()
+      .trim()
+      .transform((v, ctx) => {
+        const key = parseSecretKey(v);
+        if (!key) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'PATCHWELL_SECRET_KEY must be 32 bytes written as 64 hex digits or in base64.',
+          });
+          return z.NEVER;
+        }
+        return key;
+      })
+      .optional(),
     /** `development` makes logs readable (pino-pretty) when run by `npm run dev`; also reported to the console as its environment. Default `production`. */
     NODE_ENV: z.string().default('production'),
   })
@@ -144,6 +190,10 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Where PGlite keeps its files, or `memory://`. */
   pgliteDataDir: string;
+  /** DATA_DIR resolved to an absolute path, or `memory://`. */
+  dataDir: string;
+  /** PATCHWELL_SECRET_KEY (32 bytes); unset: a key file in `dataDir` (see modules/zones/secret-key.ts). */
+  secretKey: Buffer | undefined;
   /** Origin people reach us at (no trailing slash), when configured. */
   publicUrl: string | undefined;
   /** True when `publicUrl` is https: Secure cookies, `__Host-` prefix, HSTS. */
@@ -157,6 +207,10 @@ export type Config = {
   bodyLimitBytes: number;
   trustProxy: boolean | number | string[];
   environment: string;
+  /** SMTP relay URL (may hold a password: never log it); undefined keeps mail in the outbox. */
+  smtpUrl: string | undefined;
+  /** Sender of outgoing mail. */
+  mailFrom: string;
   /** Wait between SIGTERM and closing the listener, so load balancers see /readyz fail first. */
   shutdownDrainMs: number;
   /** The built console (`packages/web/dist`); not an environment variable, tests point it elsewhere. */
@@ -193,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     pgliteDataDir: dataDir === 'memory://' ? 'memory://' : path.resolve(dataDir, 'pglite'),
+    dataDir: dataDir === 'memory://' ? 'memory://' : path.resolve(dataDir),
+    secretKey: e.PATCHWELL_SECRET_KEY,
     publicUrl: e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).origin : undefined,
     isHttps: e.PATCHWELL_PUBLIC_URL?.startsWith('https://') ?? false,
     admin:
@@ -207,6 +263,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
     environment: e.NODE_ENV,
+    smtpUrl: e.SMTP_URL,
+    mailFrom:
+      e.MAIL_FROM ??
+      `Patchwell <no-reply@${e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).hostname : 'localhost'}>`,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 2000 : 0),
     webDistDir: path.resolve(packageRoot, '../web/dist'),
   };

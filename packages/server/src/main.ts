@@ -10,6 +10,7 @@ import { systemClock, type AppContext } from './context';
 import { openDb } from './db/client';
 import { createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
+import { createMailer } from './modules/mail/mail.transport';
 import { startSweeper } from './modules/auth/sweep.service';
 import { shutdownGracefully } from './shutdown';
 
@@ -31,7 +32,7 @@ const handle = await openDb(config).catch((err: unknown) => {
   logger.fatal({ err }, 'cannot open the database');
   process.exit(1);
 });
-const ctx: AppContext = { config, db: handle.db, clock: systemClock, logger };
+const ctx: AppContext = { config, db: handle.db, clock: systemClock, logger, mailer: createMailer(config) };
 
 const boot = await bootstrap(ctx).catch(async (err: unknown) => {
   if (err instanceof BootstrapError) console.error(err.message);

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { AppContext } from '../context';
 import { readSessionToken } from '../modules/auth/cookie';
 import { resolveSession, type SessionUser } from '../modules/auth/sessions.service';
+import { authenticateApiKey } from '../modules/api-keys/api-keys.service';
+import { createAuthz } from './authz';
 import { AppError } from './errors';
 import { assertSameOrigin } from './same-origin';
 
@@ -10,18 +12,33 @@ import { assertSameOrigin } from './same-origin';
  * Who may call a route. Every /api and /bespoke route declares it in `config.access`; a
  * route without it fails at start-up, so no route is public by accident.
  * - `public`: anyone.
- * - `session`: a valid session cookie; the handler finds the user in `request.user`.
+ * - `session`: a valid session cookie, or a personal API key (`Authorization: Bearer pw_…`).
+ *   The handler finds the authorization in `request.authz` (both ways; services take it and
+ *   decide first) and the session's user in `request.user` (sessions only: null for keys,
+ *   so nothing that needs a person at a browser, such as changing a password, works with a key).
  */
 export type Access = 'public' | 'session';
 
+/** A route under /api or /bespoke as registered: what it declares and its schema. */
+export type GuardedRoute = {
+  method: string;
+  url: string;
+  access: Access;
+  schema: FastifySchema | undefined;
+};
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api and /bespoke route with its access, in registration order (the route matrix test walks them). */
+    readonly guardedRoutes: readonly GuardedRoute[];
+  }
   interface FastifyContextConfig {
     access?: Access;
     /** `GET /api/users/self` only: an `Authorization: Basic` header signs in instead of needing a session. */
     basicSignIn?: boolean;
   }
   interface FastifyRequest {
-    /** The signed-in user on `session` routes; null elsewhere. */
+    /** The signed-in user on `session` routes reached with a session cookie; null elsewhere (and for API keys). */
     user: SessionUser | null;
   }
 }
@@ -32,7 +49,13 @@ function isGuardedPath(url: string): boolean {
   return (url.startsWith('/api/') || url.startsWith('/bespoke/')) && !url.startsWith('/api/docs');
 }
 
-/** The user of a `session` route (set by the access hook). */
+/** The `Authorization: Bearer` token, if the request carries one. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** The user of a `session` route reached with a session cookie (set by the access hook). */
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new AppError(AUTH_ERRORS.unauthenticated.code, 401, AUTH_ERRORS.unauthenticated.message);
   return request.user;
@@ -45,6 +68,8 @@ export function requireUser(request: FastifyRequest): SessionUser {
  */
 export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
+  const guardedRoutes: GuardedRoute[] = [];
+  app.decorate('guardedRoutes', guardedRoutes);
 
   app.addHook('onRoute', (route) => {
     if (!isGuardedPath(route.url)) return;
@@ -52,22 +77,39 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
     if (access !== 'public' && access !== 'session') {
       throw new Error(`Route ${String(route.method)} ${route.url} must declare config.access ('public' or 'session').`);
     }
+    for (const method of [route.method].flat()) {
+      guardedRoutes.push({ method, url: route.url, access, schema: route.schema });
+    }
   });
 
   app.addHook('onRequest', async (request) => {
     // A request authenticated only by an Authorization header cannot be forged by another
     // site (browsers do not attach it cross-site); one with our cookie, or one that may
-    // set it (sign-up), can.
+    // set it (sign-up), can. Browsers may replay cached Basic credentials, never a Bearer
+    // token, and a request with a Bearer token is never authenticated by its cookie.
+    const bearer = bearerToken(request);
     const hasCookie = readSessionToken(request, ctx.config) !== undefined;
-    if (UNSAFE_METHODS.has(request.method) && (hasCookie || !request.headers.authorization)) {
+    if (UNSAFE_METHODS.has(request.method) && bearer === undefined && (hasCookie || !request.headers.authorization)) {
       assertSameOrigin(request, ctx.config);
     }
 
     const config = request.routeOptions.config;
     if (config?.access !== 'session') return;
+    if (bearer !== undefined) {
+      const key = await authenticateApiKey(ctx, bearer);
+      request.authz = createAuthz(key.actor, key.userId, 'api_key');
+      return;
+    }
     if (config.basicSignIn && /^basic(\s|$)/i.test(request.headers.authorization ?? '')) return;
     const token = readSessionToken(request, ctx.config);
     if (!token) throw new AppError(AUTH_ERRORS.unauthenticated.code, 401, AUTH_ERRORS.unauthenticated.message);
-    request.user = await resolveSession(ctx, token);
+    const user = await resolveSession(ctx, token);
+    request.user = user;
+    // Read from the database on this request: a changed role or account role applies at once.
+    request.authz = createAuthz(
+      { accountId: user.accountId, isGlobalAdmin: user.isGlobalAdmin, zoneRoles: user.zoneRoles },
+      user.id,
+      'session',
+    );
   });
 }

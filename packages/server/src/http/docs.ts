@@ -38,6 +38,11 @@ export async function registerDocs(app: FastifyInstance, config: Pick<Config, 'p
             description: '`__Host-pw_session` over https.',
           },
           basicAuth: { type: 'http', scheme: 'basic', description: 'Only to sign in through `GET /api/users/self`.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A personal API key (`pw_…`, Settings › Keys): its owner’s permissions in the key’s zone.',
+          },
         },
       },
     },

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../config';
 import type { AppContext } from '../context';
 import type { DbHandle } from '../db/client';
 import { createLogger } from '../logger';
+import { createMailer } from '../modules/mail/mail.transport';
 import { createTestClock, type TestClock } from './clock';
 import { createTestDb } from './db';
 
@@ -71,6 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: handle.db,
     clock,
     logger: options.logger ?? createLogger('silent'),
+    mailer: createMailer(config),
   };
   const app = await buildApp(ctx);
   await options.extend?.(app);

@@ -6,6 +6,7 @@ import { ZIsAuthenticated, ZProfile } from '@patchwell/core/auth/profile.schema'
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
+import { skipAuthorization } from '../../http/authz';
 import { AppError } from '../../http/errors';
 import { assertSameOrigin } from '../../http/same-origin';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
@@ -33,7 +34,10 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ZIsAuthenticated, 401: ZApiError },
       },
     },
-    async () => true as const,
+    async (request) => {
+      skipAuthorization(request, 'skipauth: answers only whether the caller is signed in');
+      return true as const;
+    },
   );
 
   app.get(
@@ -53,6 +57,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
+      skipAuthorization(request, 'skipauth: the caller’s own profile, which lists only the zones they may enter');
       if (!request.user) {
         // Basic credentials (the access hook let the request through without a session).
         const credentials = parseBasicAuth(request.headers.authorization);

@@ -55,6 +55,11 @@ export async function recordAttemptsUnderLimits(db: Db, attempts: LimitedAttempt
   });
 }
 
+/** Deletes every attempt counted under one key (an administrator unlocking a user clears their e-mail's). */
+export async function deleteAttemptsOfKey(db: Db, kind: AttemptKind, key: string): Promise<void> {
+  await db.delete(loginFailures).where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key)));
+}
+
 /** Deletes the attempts with these ids (and no other). */
 export async function deleteAttempts(db: Db, ids: number[]): Promise<void> {
   if (ids.length) await db.delete(loginFailures).where(inArray(loginFailures.id, ids));

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { deleteBatch } from '../../db/batch.store';
 import type { Db } from '../../db/client';
@@ -125,6 +125,20 @@ export async function touchSession(db: Db, id: string, lastSeenAt: Date, expires
 
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+/**
+ * Ends every session of a user (or all but `exceptId`): their next request is unauthenticated.
+ * Used when a user is disabled, deleted from their last zone or changes their password.
+ */
+export async function deleteUserSessions(db: Db, userId: number, exceptId?: string): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      exceptId === undefined
+        ? eq(sessions.userId, userId)
+        : and(eq(sessions.userId, userId), ne(sessions.id, exceptId)),
+    );
 }
 
 /** Deletes up to `limit` sessions that expired before `now`; returns how many (see {@link deleteBatch}). */

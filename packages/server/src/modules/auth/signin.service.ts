@@ -83,7 +83,7 @@ export async function signIn(
   await releaseAttempts(ctx, reservation);
   if (user.locked) throw new AppError(AUTH_ERRORS.locked.code, 403, AUTH_ERRORS.locked.message);
 
-  await resetConsecutiveFailures(ctx.db, user.id);
+  await resetConsecutiveFailures(ctx.db, user.id, now);
   if (client.previousToken) await destroySession(ctx, client.previousToken);
   return createSession(
     ctx,

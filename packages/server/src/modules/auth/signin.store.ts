@@ -34,6 +34,7 @@ export async function addConsecutiveFailure(db: Db, userId: number, lockAt: numb
   return row;
 }
 
-export async function resetConsecutiveFailures(db: Db, userId: number): Promise<void> {
-  await db.update(users).set({ failedSigninCount: 0 }).where(eq(users.id, userId));
+/** After a successful sign-in: no consecutive failures, and when it happened (the users list shows it). */
+export async function resetConsecutiveFailures(db: Db, userId: number, signedInAt: Date): Promise<void> {
+  await db.update(users).set({ failedSigninCount: 0, lastSigninAt: signedInAt }).where(eq(users.id, userId));
 }

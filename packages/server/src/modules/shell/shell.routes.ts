@@ -5,6 +5,7 @@ import { ZBannerList } from '@patchwell/core/shell/banner.schema';
 import { ZClientConfig } from '@patchwell/core/shell/config.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../../context';
+import { skipAuthorization } from '../../http/authz';
 import { clientConfig, listActiveBanners } from './shell.service';
 
 const tags = ['shell'];
@@ -24,7 +25,10 @@ export async function shellRoutes(root: FastifyInstance, ctx: AppContext): Promi
         response: { 200: ZBannerList, 401: ZApiError },
       },
     },
-    async () => listActiveBanners(ctx),
+    async (request) => {
+      skipAuthorization(request, 'skipauth: every signed-in user sees the alert banners');
+      return listActiveBanners(ctx);
+    },
   );
 
   app.get(

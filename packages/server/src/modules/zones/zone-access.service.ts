@@ -1,7 +1,9 @@
 import { TEXTS } from '@patchwell/core/texts';
+import { canEnterZone } from '@patchwell/core/zones/authz';
 import type { Action, Resource } from '@patchwell/core/zones/permissions';
+import { roleAllows } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
-import { notFound, type Authz } from '../../http/authz';
+import { forbidden, notFound, type Authz } from '../../http/authz';
 import { validationError } from '../../http/errors';
 import { findZone, type ZoneRow } from './zones.store';
 
@@ -26,5 +28,49 @@ export async function requireZone(
     throw notFound();
   }
   authz.require({ id: zone.id, accountId: zone.accountId }, resource, action);
+  return zone;
+}
+
+/**
+ * The zone `zoneId` when the caller may enter it at all (any role there, or its account's
+ * global administrator), for answers about the caller's own rights in it.
+ * @throws AppError 404 unknown or invisible zone.
+ */
+export async function enterZone(ctx: AppContext, authz: Authz, zoneId: number): Promise<ZoneRow> {
+  const zone = await findZone(ctx.db, zoneId);
+  if (!zone || !canEnterZone(authz.actor, { id: zone.id, accountId: zone.accountId })) throw notFound();
+  authz.allow('the caller may enter the zone; only their own rights in it are shown');
+  return zone;
+}
+
+/**
+ * Account-scoped calls (`/api/accounts/{accountId}/…`) belong to the global administrators
+ * of that account: another account answers 404, a user of the account without the global
+ * role (or an API key bound to one zone) 403.
+ * @throws AppError 404 another account, 403 not its global administrator.
+ */
+export function requireAccount(authz: Authz, accountId: number, resource: Resource, action: Action): void {
+  const { actor } = authz;
+  if (actor.accountId === null || actor.accountId !== accountId) throw notFound();
+  const isAccountWide = actor.isGlobalAdmin && actor.onlyZoneId == null;
+  if (!isAccountWide || !roleAllows({ roleId: null, isGlobalAdmin: true }, resource, action)) throw forbidden();
+  authz.allow(`global administrator of account ${accountId}: ${resource}.${action}`);
+}
+
+/**
+ * A zone of an account-scoped path (`/api/accounts/{accountId}/zones/{zoneId}`): the caller
+ * passes {@link requireAccount} and the zone belongs to that account (else 404).
+ */
+export async function requireAccountZone(
+  ctx: AppContext,
+  authz: Authz,
+  accountId: number,
+  zoneId: number,
+  resource: Resource,
+  action: Action,
+): Promise<ZoneRow> {
+  requireAccount(authz, accountId, resource, action);
+  const zone = await findZone(ctx.db, zoneId);
+  if (!zone || zone.accountId !== accountId) throw notFound();
   return zone;
 }

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
+
+/** Payloads of `GET /api/accounts/{accountId}/outbox` (docs/api/zones-users-contract.md, "Mail"). */
+
+/** Paging of the outbox: zero-based pages (spec A section 9). */
+export const ZOutboxQuery = z.object({
+  /** Zero-based page number. Default 0. */
+  page: z.coerce.number().int().min(0).default(0),
+  /** Messages per page, 1 to 500. Default 25. */
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+export type OutboxQuery = z.infer<typeof ZOutboxQuery>;
+
+/** One outgoing message, as recorded. */
+export const ZOutboxMessage = z.object({
+  /** Message id. */
+  id: z.number().int(),
+  /** Recipient address. */
+  to: z.string(),
+  /** Subject line. */
+  subject: z.string(),
+  /** Plain-text body (an invitation's link included, so only global administrators read it). */
+  text: z.string(),
+  /** HTML body, when there is one. */
+  html: z.string().nullable(),
+  /** When the message was recorded (ISO 8601). */
+  created_at: z.string(),
+  /** When the SMTP relay accepted it (ISO 8601); null while it waits in the outbox. */
+  sent_at: z.string().nullable(),
+  /** Why sending failed, when it did; null otherwise. */
+  error: z.string().nullable(),
+});
+export type OutboxMessage = z.infer<typeof ZOutboxMessage>;
+
+/** A page of the outbox, latest message first. */
+export const ZOutboxPage = z.object({
+  /** The messages of this page. */
+  items: z.array(ZOutboxMessage),
+  /** Messages in the whole outbox of the account. */
+  total: z.number().int(),
+  /** This page's number (zero-based). */
+  page: z.number().int(),
+  /** Page size used. */
+  limit: z.number().int(),
+});
+export type OutboxPage = z.infer<typeof ZOutboxPage>;

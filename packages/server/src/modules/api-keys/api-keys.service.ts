@@ -1,0 +1,158 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ONE_DAY_MS, ONE_MINUTE_MS } from '@patchwell/core/constants';
+import { TEXTS } from '@patchwell/core/texts';
+import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
+import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '@patchwell/core/users/api-keys.schema';
+import type { AppContext } from '../../context';
+import { notFound, type Authz } from '../../http/authz';
+import { AppError, validationError } from '../../http/errors';
+import { findZone } from '../zones/zones.store';
+import {
+  findKeyForAuth,
+  findUserKey,
+  insertKey,
+  listUserKeys,
+  revokeKey,
+  touchKey,
+  type ApiKeyRow,
+} from './api-keys.store';
+
+export const API_KEY_PREFIX = 'pw_';
+const KEY_CHARS = 40;
+/** Characters of the key kept in clear (`prefix`) so people can tell keys apart. */
+const SHOWN_CHARS = 10;
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** `last_used_at` is written at most this often per key. */
+const TOUCH_INTERVAL_MS = ONE_MINUTE_MS;
+
+export const API_KEY_ERRORS = {
+  /** 401: unknown, revoked or expired key, or an owner who may not sign in (disabled, locked). */
+  invalid: { code: 'auth.invalid_api_key', message: 'The API key is invalid, expired or revoked.' },
+  /** 403 on creation: `zone_id: null` (every zone) is for global administrators. */
+  allZones: 'Only a global administrator can create a key for all zones.',
+} as const;
+
+/** `pw_` and 40 base62 characters (~238 bits), drawn without modulo bias. */
+export function generateApiKey(): string {
+  let out = '';
+  while (out.length < KEY_CHARS) {
+    for (const byte of randomBytes(KEY_CHARS)) {
+      if (byte < 248 && out.length < KEY_CHARS) out += BASE62[byte % 62];
+    }
+  }
+  return API_KEY_PREFIX + out;
+}
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function invalidKey(): AppError {
+  return new AppError(API_KEY_ERRORS.invalid.code, 401, API_KEY_ERRORS.invalid.message);
+}
+
+/**
+ * Authenticates `Authorization: Bearer <key>`: the key exists, is neither revoked nor
+ * expired, and its owner is active and not locked. The actor is the owner with the roles
+ * they hold now, narrowed to the key's zone; a key for every zone (`organization_id`
+ * null) works only while its owner is still a global administrator. Nothing is cached,
+ * so a revocation, a lost role or a disabled owner applies to the very next request.
+ * @throws AppError 401 `auth.invalid_api_key`.
+ */
+export async function authenticateApiKey(ctx: AppContext, key: string): Promise<{ actor: Actor; userId: number }> {
+  if (!key.startsWith(API_KEY_PREFIX)) throw invalidKey();
+  const found = await findKeyForAuth(ctx.db, hashKey(key));
+  const now = ctx.clock.now();
+  if (!found || found.key.revokedAt || (found.key.expiresAt && found.key.expiresAt <= now)) throw invalidKey();
+  const { owner } = found;
+  if (owner.status !== 'active' || owner.locked) throw invalidKey();
+  const isGlobalAdmin = owner.accountRbacRole === 'global-admin';
+  if (found.key.organizationId === null && !isGlobalAdmin) throw invalidKey();
+
+  const lastUsed = found.key.lastUsedAt;
+  if (!lastUsed || now.getTime() - lastUsed.getTime() >= TOUCH_INTERVAL_MS) await touchKey(ctx.db, found.key.id, now);
+  return {
+    userId: owner.id,
+    actor: {
+      accountId: owner.accountId,
+      isGlobalAdmin,
+      zoneRoles: found.roles,
+      onlyZoneId: found.key.organizationId,
+    },
+  };
+}
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    zone_id: row.organizationId,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+  };
+}
+
+// A request made with a key bound to one zone sees and manages only that zone's keys.
+function isVisible(authz: Authz, row: ApiKeyRow): boolean {
+  const only = authz.actor.onlyZoneId;
+  return only == null || row.organizationId === only;
+}
+
+/** The caller's own keys (never the secrets), newest first. */
+export async function listApiKeys(ctx: AppContext, authz: Authz): Promise<ApiKey[]> {
+  authz.allow('a user lists only their own API keys');
+  const rows = await listUserKeys(ctx.db, authz.userId);
+  return rows.filter((row) => isVisible(authz, row)).map(toApiKey);
+}
+
+/**
+ * Creates a key for the caller, acting in `zone_id` (default: zone `o`) with the caller's
+ * permissions there, or in every zone of the account (`zone_id: null`, global
+ * administrators only). The key is returned this once; only its hash is kept.
+ * @throws AppError 400 without a zone, 404 a zone the caller may not enter, 403 `null` for a non-global administrator.
+ */
+export async function createApiKey(
+  ctx: AppContext,
+  authz: Authz,
+  zoneIdOfPage: number | undefined,
+  body: CreateApiKeyBody,
+): Promise<CreatedApiKey> {
+  const { actor } = authz;
+  const zoneId = body.zone_id === undefined ? (zoneIdOfPage ?? actor.onlyZoneId ?? undefined) : body.zone_id;
+  if (zoneId === undefined) throw validationError({ zone_id: [TEXTS.validation.namedRequired('Zone')] });
+  if (zoneId === null) {
+    if (!actor.isGlobalAdmin || actor.accountId === null || actor.onlyZoneId != null) {
+      throw new AppError('authz.forbidden', 403, API_KEY_ERRORS.allZones, { zone_id: [API_KEY_ERRORS.allZones] });
+    }
+    authz.allow('a global administrator creates a key for every zone of their account');
+  } else {
+    const zone = await findZone(ctx.db, zoneId);
+    if (!zone || !canEnterZone(actor, { id: zone.id, accountId: zone.accountId })) throw notFound();
+    authz.allow('a key acts with its owner’s own permissions, in a zone the owner may enter');
+  }
+  const now = ctx.clock.now();
+  const key = generateApiKey();
+  const row = await insertKey(ctx.db, {
+    userId: authz.userId,
+    organizationId: zoneId,
+    name: body.name,
+    prefix: key.slice(0, SHOWN_CHARS),
+    keyHash: hashKey(key),
+    createdAt: now,
+    expiresAt: body.expires_in_days ? new Date(now.getTime() + body.expires_in_days * ONE_DAY_MS) : null,
+  });
+  return { ...toApiKey(row), key };
+}
+
+/**
+ * Revokes one of the caller's keys; it is refused from the next request on.
+ * @throws AppError 404 when the key is not one of the caller's (or already revoked).
+ */
+export async function revokeApiKey(ctx: AppContext, authz: Authz, id: number): Promise<void> {
+  const row = await findUserKey(ctx.db, authz.userId, id);
+  if (!row || !isVisible(authz, row)) throw notFound();
+  authz.allow('a user revokes their own API key');
+  await revokeKey(ctx.db, row.id, ctx.clock.now());
+}

@@ -1,0 +1,149 @@
+import type { SessionSettings } from '@patchwell/core/shell/session-settings.schema';
+import { SESSION_IDLE_DEFAULT_MINUTES, SESSION_LIFETIME_DEFAULT_MINUTES } from '@patchwell/core/constants';
+import type { AccessKey, SetPrefsBody, ZonePref } from '@patchwell/core/zones/zones.schema';
+import type { AppContext } from '../../context';
+import type { Authz } from '../../http/authz';
+import { AppError } from '../../http/errors';
+import { decryptSecret, encryptSecret, generateAccessKey, hashAccessKey } from './access-key';
+import { secretKey } from './secret-key';
+import { requireAccount, requireZone } from './zone-access.service';
+import {
+  findAccountSessionBounds,
+  findAccountZoneIds,
+  findZone,
+  findZoneByAccessKeyHash,
+  listZonePrefs,
+  setAccessKey,
+  setSessionBounds,
+  upsertZonePrefs,
+  type SessionBounds,
+  type ZoneRow,
+} from './zones.store';
+
+/** A fresh access key with its lookup hash and encrypted copy. */
+export async function newAccessKey(ctx: AppContext): Promise<{ key: string; hash: string; encrypted: string }> {
+  const key = generateAccessKey();
+  return { key, hash: hashAccessKey(key), encrypted: encryptSecret(key, await secretKey(ctx.config)) };
+}
+
+/** The zone an agent's access key enrols into; undefined for an unknown or rotated key. */
+export async function zoneOfAccessKey(ctx: AppContext, key: string): Promise<ZoneRow | undefined> {
+  return findZoneByAccessKeyHash(ctx.db, hashAccessKey(key));
+}
+
+/**
+ * `GET /api/orgs/{id}/access-key` (Organization.manage). A zone created before keys were
+ * stored encrypted gets its key now, on first show.
+ * @throws AppError 409 `zones.access_key_unreadable` when the server's secret key changed since.
+ */
+export async function getAccessKey(ctx: AppContext, authz: Authz, id: number): Promise<AccessKey> {
+  const zone = await requireZone(ctx, authz, id, 'Organization', 'manage');
+  if (zone.accessKeyEncrypted) {
+    const key = decryptSecret(zone.accessKeyEncrypted, await secretKey(ctx.config));
+    if (key === undefined) {
+      ctx.logger.warn({ zoneId: id }, 'access key unreadable: PATCHWELL_SECRET_KEY or DATA_DIR/secret.key changed');
+      throw new AppError(
+        'zones.access_key_unreadable',
+        409,
+        'The access key cannot be read with the server’s current secret key. Rotate it to get a new one.',
+      );
+    }
+    return { access_key: key };
+  }
+  const fresh = await newAccessKey(ctx);
+  if (await setAccessKey(ctx.db, id, fresh, { onlyIfMissing: true })) return { access_key: fresh.key };
+  // Another request gave the zone its first key meanwhile: show that one.
+  const stored = await findZone(ctx.db, id);
+  const key = stored?.accessKeyEncrypted && decryptSecret(stored.accessKeyEncrypted, await secretKey(ctx.config));
+  if (!key) throw new AppError('zones.access_key_unreadable', 409, 'The access key cannot be read. Rotate it.');
+  return { access_key: key };
+}
+
+/** `POST /api/orgs/{id}/access-key/rotate` (Organization.manage): the previous key stops enrolling at once. */
+export async function rotateAccessKey(ctx: AppContext, authz: Authz, id: number): Promise<AccessKey> {
+  await requireZone(ctx, authz, id, 'Organization', 'manage');
+  const fresh = await newAccessKey(ctx);
+  await setAccessKey(ctx.db, id, fresh);
+  ctx.logger.info({ zoneId: id, userId: authz.userId }, 'zone access key rotated');
+  return { access_key: fresh.key };
+}
+
+function toSettings(bounds: SessionBounds): SessionSettings {
+  return { max_lifetime_minutes: bounds.maxLifetimeMinutes, idle_timeout_minutes: bounds.idleTimeoutMinutes };
+}
+
+function toBounds(settings: SessionSettings): SessionBounds {
+  return { maxLifetimeMinutes: settings.max_lifetime_minutes, idleTimeoutMinutes: settings.idle_timeout_minutes };
+}
+
+/** `GET /api/orgs/{id}/session-settings` (Organization.manage). */
+export async function getZoneSessionSettings(ctx: AppContext, authz: Authz, id: number): Promise<SessionSettings> {
+  const zone = await requireZone(ctx, authz, id, 'Organization', 'manage');
+  return toSettings({
+    maxLifetimeMinutes: zone.sessionMaxLifetimeMinutes,
+    idleTimeoutMinutes: zone.sessionIdleTimeoutMinutes,
+  });
+}
+
+/** `PUT /api/orgs/{id}/session-settings` (Organization.manage): live sessions get the new bounds at once. */
+export async function setZoneSessionSettings(
+  ctx: AppContext,
+  authz: Authz,
+  id: number,
+  settings: SessionSettings,
+): Promise<SessionSettings> {
+  const zone = await requireZone(ctx, authz, id, 'Organization', 'manage');
+  await setSessionBounds(ctx.db, zone.accountId, [zone.id], toBounds(settings));
+  ctx.logger.info({ zoneId: id, userId: authz.userId, ...settings }, 'zone session settings changed');
+  return settings;
+}
+
+/**
+ * `GET /api/accounts/{accountId}/session-settings`: the bounds that apply across the
+ * account (the strictest of its zones; the defaults when it has none).
+ */
+export async function getAccountSessionSettings(
+  ctx: AppContext,
+  authz: Authz,
+  accountId: number,
+): Promise<SessionSettings> {
+  requireAccount(authz, accountId, 'Account', 'read');
+  const bounds = await findAccountSessionBounds(ctx.db, accountId);
+  return toSettings(
+    bounds ?? {
+      maxLifetimeMinutes: SESSION_LIFETIME_DEFAULT_MINUTES,
+      idleTimeoutMinutes: SESSION_IDLE_DEFAULT_MINUTES,
+    },
+  );
+}
+
+/** `PUT /api/accounts/{accountId}/session-settings`: sets every zone of the account. */
+export async function setAccountSessionSettings(
+  ctx: AppContext,
+  authz: Authz,
+  accountId: number,
+  settings: SessionSettings,
+): Promise<SessionSettings> {
+  requireAccount(authz, accountId, 'Account', 'modify');
+  await setSessionBounds(ctx.db, accountId, await findAccountZoneIds(ctx.db, accountId), toBounds(settings));
+  ctx.logger.info({ accountId, userId: authz.userId, ...settings }, 'account session settings changed');
+  return settings;
+}
+
+/** `GET /api/orgs/self/prefs?o=` (Organization.read). */
+export async function getZonePrefs(ctx: AppContext, authz: Authz, zoneId: number | undefined): Promise<ZonePref[]> {
+  const zone = await requireZone(ctx, authz, zoneId, 'Organization', 'read');
+  return listZonePrefs(ctx.db, zone.id);
+}
+
+/** `POST /api/orgs/self/prefs?o=` (Organization.manage): creates or overwrites each preference; returns them all. */
+export async function setZonePrefs(
+  ctx: AppContext,
+  authz: Authz,
+  zoneId: number | undefined,
+  body: SetPrefsBody,
+): Promise<ZonePref[]> {
+  const zone = await requireZone(ctx, authz, zoneId, 'Organization', 'manage');
+  await upsertZonePrefs(ctx.db, zone.id, body.prefs);
+  return listZonePrefs(ctx.db, zone.id);
+}
