@@ -1,6 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger';
+import { createLogger, redactUrl } from './logger';
 
 describe('createLogger', () => {
   it('redacts credentials wherever a log line carries them', () => {
@@ -36,5 +37,22 @@ describe('createLogger', () => {
     expect(text).toContain('insert into \\"users\\"');
     expect(text).toContain('params: [redacted]');
     expect(text).toContain('duplicate key value');
+  });
+
+  it('logs request URLs without secret query values such as invitation tokens', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { destination: { write: (l: string) => void lines.push(l) } });
+    const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+    app.get('/console/accept-invite', async () => 'ok');
+    await app.inject('/console/accept-invite?token=live-invitation-token&o=3');
+    await app.close();
+    const text = lines.join('');
+    expect(text).toContain('/console/accept-invite?token=[redacted]&o=3');
+    expect(text).not.toContain('live-invitation-token');
+  });
+
+  it('redacts every secret-looking query parameter and keeps the rest', () => {
+    expect(redactUrl('/a?key=k1&o=2&password=p#x')).toBe('/a?key=[redacted]&o=2&password=[redacted]#x');
+    expect(redactUrl('/a?monkey=1')).toBe('/a?monkey=1');
   });
 });

@@ -45,6 +45,36 @@ export function serializeError(err: unknown): unknown {
   return leaks.length > 0 ? scrub(serialized, leaks) : serialized;
 }
 
+// Query parameters that carry a secret: invitation and reset links, keys pasted into URLs.
+const SECRET_QUERY = /([?&](?:token|key|access_key|password)=)[^&#]*/gi;
+
+/** Removes secret query values from a URL before it is logged. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+type LoggedRequest = {
+  method?: string;
+  url?: string;
+  hostname?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+};
+
+/**
+ * The request as logged: Fastify's fields, with secret query values removed from the URL
+ * (`/console/accept-invite?token=…` would otherwise put a live invitation in the logs).
+ */
+export function serializeRequest(req: LoggedRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: req.url === undefined ? undefined : redactUrl(req.url),
+    hostname: req.hostname,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** The server's pino logger: JSON lines, credentials and query parameters redacted; pretty in development. */
 export function createLogger(
   level: string,
@@ -53,7 +83,7 @@ export function createLogger(
   const base = {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    serializers: { err: serializeError },
+    serializers: { err: serializeError, req: serializeRequest },
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty)

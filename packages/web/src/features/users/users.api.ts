@@ -18,8 +18,6 @@ export const userKeys = {
   zoneUsers: (zoneId: number) => ['users-list', 'zone', zoneId] as const,
   accountUsers: (accountId: number) => ['users-list', 'account', accountId] as const,
   accountUser: (accountId: number, userId: number) => ['users-list', 'account', accountId, userId] as const,
-  accountZoneUsers: (accountId: number, zoneId: number) =>
-    ['users-list', 'account', accountId, 'zone', zoneId] as const,
 };
 
 // --- zone scope (Settings › Users, Settings › Profile) ---
@@ -74,15 +72,6 @@ export function useAccountUser(accountId: number, userId: number) {
     queryFn: ({ signal }) =>
       api.request(`/api/accounts/${accountId}/users/${userId}`, { schema: ZAccountUser, signal }),
     meta: { onError: 'none' },
-  });
-}
-
-/** `GET /api/accounts/{accountId}/zones/{zoneId}/users`. */
-export function useAccountZoneUsers(accountId: number, zoneId: number) {
-  return useQuery({
-    queryKey: userKeys.accountZoneUsers(accountId, zoneId),
-    queryFn: ({ signal }) =>
-      api.request(`/api/accounts/${accountId}/zones/${zoneId}/users`, { schema: ZAccountUserList, signal }),
   });
 }
 
