@@ -43,6 +43,7 @@ test.describe('console shell', () => {
     const before = Number(new URL(page.url()).searchParams.get('o'));
     await nav.getByRole('button', { name: /^Zone: / }).click();
     const zones = page.getByRole('list', { name: 'Select a zone' }).getByRole('button');
+    await expect(zones.nth(1)).toBeVisible();
     const count = await zones.count();
     expect(count).toBeGreaterThan(1);
     const target = zones.nth(count - 1);

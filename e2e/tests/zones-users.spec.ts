@@ -8,9 +8,8 @@ async function inviteLinkFor(page: Page, accountId: number, to: string): Promise
   await expect(async () => {
     const res = await page.request.get(`/api/accounts/${accountId}/outbox`);
     expect(res.ok()).toBe(true);
-    const body = (await res.json()) as { data?: { to: string; text: string }[] } | { to: string; text: string }[];
-    const rows = Array.isArray(body) ? body : (body.data ?? []);
-    const mail = rows.find((m) => m.to === to);
+    const body = (await res.json()) as { data: { to: string; text: string }[] };
+    const mail = body.data.find((m) => m.to === to);
     expect(mail).toBeTruthy();
     link = /https?:\/\/\S+\/console\/accept-invite\?token=[\w-]+/.exec(mail!.text)?.[0] ?? '';
     expect(link).not.toBe('');

@@ -36,9 +36,9 @@ export type OutboxMessage = z.infer<typeof ZOutboxMessage>;
 /** A page of the outbox, latest message first. */
 export const ZOutboxPage = z.object({
   /** The messages of this page. */
-  items: z.array(ZOutboxMessage),
+  data: z.array(ZOutboxMessage),
   /** Messages in the whole outbox of the account. */
-  total: z.number().int(),
+  size: z.number().int(),
   /** This page's number (zero-based). */
   page: z.number().int(),
   /** Page size used. */

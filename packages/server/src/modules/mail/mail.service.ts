@@ -84,5 +84,5 @@ export async function listOutbox(
     offset: query.page * query.limit,
     limit: query.limit,
   });
-  return { items: rows.map(toMessage), total, page: query.page, limit: query.limit };
+  return { data: rows.map(toMessage), size: total, page: query.page, limit: query.limit };
 }

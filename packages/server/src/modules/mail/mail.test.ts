@@ -53,8 +53,8 @@ describe('mail without SMTP', () => {
     const res = await send(t, 'GET', `/api/accounts/${account.id}/outbox`, { cookie });
     expect(res.status).toBe(200);
     const page = ZOutboxPage.parse(await bodyOf(res));
-    expect(page).toMatchObject({ total: 1, page: 0, limit: 25 });
-    const [message] = page.items;
+    expect(page).toMatchObject({ size: 1, page: 0, limit: 25 });
+    const [message] = page.data;
     expect(message).toMatchObject({ to: 'waiting@example.test', sent_at: null, error: null });
     const token = tokenIn(message!.text);
     expect(token).toHaveLength(43);
@@ -101,8 +101,8 @@ describe('mail without SMTP', () => {
       t.clock.advance(1000);
     }
     const page = await bodyOf(await send(t, 'GET', `/api/accounts/${account.id}/outbox?page=1&limit=1`, { cookie }));
-    expect(page).toMatchObject({ total: 3, page: 1, limit: 1 });
-    expect(page.items.map((m: { to: string }) => m.to)).toEqual(['second@example.test']);
+    expect(page).toMatchObject({ size: 3, page: 1, limit: 1 });
+    expect(page.data.map((m: { to: string }) => m.to)).toEqual(['second@example.test']);
     expect((await send(t, 'GET', `/api/accounts/${account.id}/outbox?limit=501`, { cookie })).status).toBe(400);
   });
 });
@@ -130,9 +130,9 @@ describe('mail when the SMTP relay fails', () => {
       });
       expect(res.status).toBe(201);
       const page = await bodyOf(await send(failing, 'GET', `/api/accounts/${account.id}/outbox`, { cookie }));
-      expect(page.items[0]).toMatchObject({ to: 'bounce@example.test', sent_at: null });
-      expect(page.items[0].error).toMatch(/ECONNREFUSED|connect/i);
-      expect(page.items[0].error).not.toContain('secret-pass');
+      expect(page.data[0]).toMatchObject({ to: 'bounce@example.test', sent_at: null });
+      expect(page.data[0].error).toMatch(/ECONNREFUSED|connect/i);
+      expect(page.data[0].error).not.toContain('secret-pass');
     } finally {
       await failing.close();
     }
