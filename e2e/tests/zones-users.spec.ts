@@ -28,7 +28,10 @@ test('a global administrator creates a zone and invites a user, who accepts and 
   // Create the zone in global setup.
   const zoneName = `E2E Zone ${Date.now()}`;
   await page.goto(`/console/global/setup/zones?o=${homeZone}`);
-  await page.getByRole('link', { name: 'Create zone' }).or(page.getByRole('button', { name: 'Create zone' })).click();
+  await page
+    .getByRole('link', { name: 'Create zone' })
+    .or(page.getByRole('button', { name: 'Create zone' }))
+    .click();
   const create = page.getByRole('button', { name: 'Create Zone' });
   await expect(create).toBeDisabled();
   await page.getByLabel('Zone name').fill(zoneName);
@@ -106,6 +109,9 @@ test('the organisation menu of a global administrator links to zone and user man
   await signIn(page);
   await expectShell(page);
   // The demo's global administrator gets the link to zone management instead of the dialog.
-  await page.getByRole('banner').getByRole('button', { name: /^Zone: / }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Zone: / })
+    .click();
   await expect(page.getByRole('link', { name: /manage zones and users/i })).toBeVisible();
 });
