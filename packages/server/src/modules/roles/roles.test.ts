@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPermissionsInfo, ZRbacRoleList } from '@patchwell/core/zones/zones.schema';
-import { userZoneRoles, users } from '../../db/schema';
+import { organizations, userZoneRoles, users } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildAccount, buildUser, buildZone } from '../../test/factories';
@@ -84,6 +84,23 @@ describe('GET /api/permissions/check', () => {
     const invalid = await check(zone.id, 'Report', 'delete');
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors).toEqual({ action: ['This action does not apply to this resource.'] });
+  });
+});
+
+describe('a disabled zone', () => {
+  it('can be read and managed but its operations are refused until it is enabled again', async () => {
+    const { zone, client } = await setup(1);
+    await t.db.update(organizations).set({ disabled: true }).where(eq(organizations.id, zone.id));
+    const check = (resource: string, action: string) =>
+      client.get(`/api/permissions/check?o=${zone.id}&resource=${resource}&action=${action}`);
+    expect((await check('Endpoint', 'read')).status).toBe(200);
+    expect((await check('Organization', 'manage')).status).toBe(200);
+    expect((await check('Users', 'invite')).status).toBe(200);
+    const refused = await check('PatchPolicy', 'execute');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('zones.disabled');
+    await t.db.update(organizations).set({ disabled: false }).where(eq(organizations.id, zone.id));
+    expect((await check('PatchPolicy', 'execute')).status).toBe(200);
   });
 });
 

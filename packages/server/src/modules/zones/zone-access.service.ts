@@ -4,7 +4,7 @@ import type { Action, Resource } from '@patchwell/core/zones/permissions';
 import { roleAllows } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
 import { forbidden, notFound, type Authz } from '../../http/authz';
-import { validationError } from '../../http/errors';
+import { AppError, validationError } from '../../http/errors';
 import { findZone, type ZoneRow } from './zones.store';
 
 /**
@@ -28,8 +28,35 @@ export async function requireZone(
     throw notFound();
   }
   authz.require({ id: zone.id, accountId: zone.accountId }, resource, action);
+  if (zone.disabled && !allowedInDisabledZone(resource, action)) {
+    throw new AppError('zones.disabled', 403, ZONE_DISABLED_MESSAGE);
+  }
   return zone;
 }
+
+// The zone's operations: what a disabled zone stops (its settings, users and billing stay
+// manageable, so it can be set up and enabled again).
+const OPERATIONAL: readonly Resource[] = [
+  'PatchPolicy',
+  'CustomPolicy',
+  'RequiredSoftwarePolicy',
+  'Endpoint',
+  'ServerGroup',
+  'Package',
+  'Approval',
+  'Task',
+];
+
+/**
+ * What still works in a disabled zone (a trial zone beyond the first, or one a global
+ * administrator disabled): reading everything, and managing the zone itself.
+ */
+function allowedInDisabledZone(resource: Resource, action: Action): boolean {
+  return action === 'read' || !OPERATIONAL.includes(resource);
+}
+
+export const ZONE_DISABLED_MESSAGE =
+  'This zone is disabled: its devices and policies can be viewed but not changed. Upgrade to the Complete plan or ask a global administrator to enable it.';
 
 /**
  * The zone `zoneId` when the caller may enter it at all (any role there, or its account's
