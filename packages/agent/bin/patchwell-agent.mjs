@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the agent from source through tsx; the devices issue adds an esbuild bundle.
+// Runs the agent from source through tsx; `npm run build` makes the one-file bundle (dist/).
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli.ts');
+await import('../src/main.ts');

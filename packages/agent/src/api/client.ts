@@ -1,0 +1,110 @@
+/**
+ * The agent's HTTP client for `/api/agent/v1` (fetch only, no extra dependencies).
+ * Network failures become `NetworkError`; HTTP failures become `AgentApiError` with the
+ * server's error code, so the run loop can tell "unreachable" from "re-enrol" from "removed".
+ */
+import type {
+  CheckinRequest,
+  CheckinResponse,
+  CommandResult,
+  EnrollRequest,
+  EnrollResponse,
+  Inventory,
+} from '../protocol.js';
+
+/** The server answered with an error status. */
+export class AgentApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentApiError';
+  }
+}
+
+/** The server could not be reached (DNS, refused, reset, timeout). */
+export class NetworkError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NetworkError';
+  }
+}
+
+export type AgentApi = {
+  readonly server: string;
+  /** The device token used for every call after enrolment. */
+  setToken(token: string | null): void;
+  enroll(body: EnrollRequest): Promise<EnrollResponse>;
+  checkin(body: CheckinRequest, signal?: AbortSignal): Promise<CheckinResponse>;
+  putInventory(body: Inventory): Promise<void>;
+  postResult(commandId: number, body: CommandResult): Promise<void>;
+};
+
+export type ApiClientOptions = {
+  token?: string | null;
+  /** Per-request timeout beyond any long-poll wait. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+};
+
+export function createApiClient(server: string, options: ApiClientOptions = {}): AgentApi {
+  const base = server.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let token = options.token ?? null;
+
+  async function call<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    extra: { waitS?: number; signal?: AbortSignal } = {},
+  ): Promise<T | undefined> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const timeout = AbortSignal.timeout(timeoutMs + (extra.waitS ?? 0) * 1000);
+    const signal = extra.signal ? AbortSignal.any([timeout, extra.signal]) : timeout;
+    let res: Response;
+    try {
+      res = await doFetch(`${base}/api/agent/v1${path}`, { method, headers, body: JSON.stringify(body), signal });
+    } catch (err) {
+      throw new NetworkError(`${method} ${path}: ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.text().catch(() => '');
+    if (!res.ok) {
+      let code: string | null = null;
+      let message = `${res.status} ${res.statusText}`;
+      try {
+        const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+        if (typeof parsed.code === 'string') code = parsed.code;
+        if (typeof parsed.message === 'string') message = `${res.status} ${parsed.message}`;
+      } catch {
+        // Not JSON (a proxy's error page): keep the status line.
+      }
+      // Gateways and overload answer 5xx/429: treat them like an unreachable server.
+      if (res.status >= 500 || res.status === 429) throw new NetworkError(`${method} ${path}: ${message}`);
+      throw new AgentApiError(res.status, code, message);
+    }
+    return text ? (JSON.parse(text) as T) : undefined;
+  }
+
+  return {
+    server: base,
+    setToken(next) {
+      token = next;
+    },
+    async enroll(body) {
+      return (await call<EnrollResponse>('POST', '/enroll', body))!;
+    },
+    async checkin(body, signal) {
+      return (await call<CheckinResponse>('POST', '/checkin', body, { waitS: body.wait_s, signal }))!;
+    },
+    async putInventory(body) {
+      await call('PUT', '/inventory', body);
+    },
+    async postResult(commandId, body) {
+      await call('POST', `/commands/${encodeURIComponent(String(commandId))}/result`, body);
+    },
+  };
+}

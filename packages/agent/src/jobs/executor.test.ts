@@ -1,0 +1,181 @@
+import { describe, expect, it, vi } from 'vitest';
+import { AgentApiError, NetworkError, type AgentApi } from '../api/client.js';
+import type { AgentCommand } from '../protocol.js';
+import { createFakePlatform } from '../test/fake-platform.js';
+import { executeCommand, postResult } from './executor.js';
+import { runProcess, TailBuffer } from './process.js';
+
+function fakeApi(overrides: Partial<AgentApi> = {}): AgentApi {
+  return {
+    server: 'http://fake',
+    setToken: () => {},
+    enroll: vi.fn(),
+    checkin: vi.fn(),
+    putInventory: vi.fn(async () => {}),
+    postResult: vi.fn(async () => {}),
+    ...overrides,
+  };
+}
+
+const command = (type: AgentCommand['type'], args: AgentCommand['args'] = {}, timeout_s = 60): AgentCommand => ({
+  id: 1,
+  type,
+  args,
+  timeout_s,
+  created_at: new Date().toISOString(),
+});
+
+describe('runProcess', () => {
+  it('kills a process that outlives its timeout, with its children', async () => {
+    const started = Date.now();
+    const out = await runProcess(
+      { command: 'bash', args: ['-c', 'sleep 30 & echo started; wait'] },
+      { timeoutMs: 300, killGraceMs: 200 },
+    );
+    expect(out.timedOut).toBe(true);
+    expect(out.stdout).toContain('started');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reports a command that cannot start', async () => {
+    const out = await runProcess({ command: 'definitely-not-a-command-xyz', args: [] });
+    expect(out.spawnError).toMatch(/ENOENT/);
+    expect(out.exitCode).toBeNull();
+  });
+
+  it('keeps only the tail of long output', async () => {
+    const out = await runProcess(
+      { command: 'bash', args: ['-c', 'head -c 100000 /dev/zero | tr "\\0" a; echo END'] },
+      { maxBytes: 1024 },
+    );
+    expect(out.stdout.length).toBe(1024);
+    expect(out.stdout.endsWith('END\n')).toBe(true);
+  });
+
+  it('does not cut a UTF-8 character in half', () => {
+    const tail = new TailBuffer(5);
+    tail.push(Buffer.from('ééééé', 'utf8'));
+    expect(tail.toString()).toBe('éé');
+  });
+});
+
+describe('executeCommand', () => {
+  it('marks a script that runs past its timeout timed_out (a real child process)', async () => {
+    const result = await executeCommand(
+      command('run_script', { language: 'bash', script: 'echo begin; sleep 20; echo never' }, 1),
+      {
+        platform: createFakePlatform(),
+        api: fakeApi(),
+        allowChanges: true,
+      },
+    );
+    expect(result.status).toBe('timed_out');
+    expect(result.stdout_tail).toBe('begin\n');
+    expect(Date.parse(result.finished_at) - Date.parse(result.started_at)).toBeLessThan(6_000);
+  });
+
+  it('reports a script exit code, stdout and stderr tails capped at 16 KiB', async () => {
+    const result = await executeCommand(
+      command('run_script', {
+        language: 'bash',
+        script: 'head -c 40000 /dev/zero | tr "\\0" x; echo oops >&2; exit 3',
+      }),
+      { platform: createFakePlatform(), api: fakeApi(), allowChanges: true },
+    );
+    expect(result).toMatchObject({ status: 'error', exit_code: 3, stderr_tail: 'oops\n' });
+    expect(result.stdout_tail.length).toBe(16 * 1024);
+  });
+
+  it('refuses scripts without --allow-changes', async () => {
+    const result = await executeCommand(command('run_script', { script: 'touch /tmp/x' }), {
+      platform: createFakePlatform(),
+      api: fakeApi(),
+      allowChanges: false,
+    });
+    expect(result.status).toBe('error');
+    expect(result.stderr_tail).toMatch(/--allow-changes/);
+  });
+
+  it('simulates package changes without --allow-changes', async () => {
+    const result = await executeCommand(command('install_updates', { names: ['curl'] }), {
+      platform: createFakePlatform(),
+      api: fakeApi(),
+      allowChanges: false,
+    });
+    expect(result).toMatchObject({ status: 'success', exit_code: 0, stdout_tail: 'would install_updates\n' });
+    expect(result.data).toMatchObject({ simulated: true });
+  });
+
+  it('reports a reboot as simulated unless changes are allowed', async () => {
+    const result = await executeCommand(command('reboot', { delay_s: 120 }), {
+      platform: createFakePlatform(),
+      api: fakeApi(),
+      allowChanges: false,
+    });
+    expect(result.status).toBe('success');
+    expect(result.stdout_tail).toMatch(/Simulated: would run echo reboot 120/);
+  });
+
+  it('scans: sends the inventory and summarises it', async () => {
+    const api = fakeApi();
+    const seen: string[] = [];
+    const result = await executeCommand(command('scan'), {
+      platform: createFakePlatform(),
+      api,
+      allowChanges: false,
+      onInventory: (inv, sent) => seen.push(`${inv.software.length}:${sent}`),
+    });
+    expect(result.status).toBe('success');
+    expect(result.data).toMatchObject({ software_count: 2, patch_count: 1 });
+    expect(api.putInventory).toHaveBeenCalledOnce();
+    expect(seen).toEqual(['2:true']);
+  });
+
+  it('turns bad arguments into an error result', async () => {
+    const result = await executeCommand(command('install_package'), {
+      platform: createFakePlatform(),
+      api: fakeApi(),
+      allowChanges: true,
+    });
+    expect(result).toMatchObject({ status: 'error', stderr_tail: 'install_package needs args.package\n' });
+  });
+});
+
+describe('postResult', () => {
+  const result = {
+    status: 'success' as const,
+    exit_code: 0,
+    stdout_tail: '',
+    stderr_tail: '',
+    started_at: new Date().toISOString(),
+    finished_at: new Date().toISOString(),
+  };
+
+  it('retries network failures, posting the same result again', async () => {
+    let calls = 0;
+    const api = fakeApi({
+      postResult: vi.fn(async () => {
+        if (++calls < 3) throw new NetworkError('ECONNRESET');
+      }),
+    });
+    expect(await postResult(api, 1, result, { sleep: async () => {} })).toBe(true);
+    expect(api.postResult).toHaveBeenCalledTimes(3);
+    expect(vi.mocked(api.postResult).mock.calls.every(([id, body]) => id === 1 && body === result)).toBe(true);
+  });
+
+  it('gives up after the last attempt and says so', async () => {
+    const api = fakeApi({ postResult: vi.fn(async () => Promise.reject(new NetworkError('down'))) });
+    expect(await postResult(api, 1, result, { attempts: 2, sleep: async () => {} })).toBe(false);
+  });
+
+  it('drops a result the server does not know (404) and rethrows other refusals', async () => {
+    const notFound = fakeApi({
+      postResult: vi.fn(async () => Promise.reject(new AgentApiError(404, 'not_found', 'x'))),
+    });
+    expect(await postResult(notFound, 1, result)).toBe(true);
+    const unauthorized = fakeApi({
+      postResult: vi.fn(async () => Promise.reject(new AgentApiError(401, 'agent.invalid_token', 'x'))),
+    });
+    await expect(postResult(unauthorized, 1, result)).rejects.toThrow(AgentApiError);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Runs one server command on a platform and turns the outcome into a result. Package
+ * changes, scripts and reboots touch the machine only when the agent runs with
+ * --allow-changes; otherwise package actions run the package manager's simulation and the
+ * rest report what would have happened.
+ */
+import { AgentApiError, NetworkError, type AgentApi } from '../api/client.js';
+import { parseAptSimulation } from '../platform/linux.parsers.js';
+import type { PackageAction, Platform } from '../platform/platform.js';
+import { TAIL_BYTES, type AgentCommand, type CommandResult, type Inventory } from '../protocol.js';
+import { backoffDelay } from '../run/backoff.js';
+import { collectInventory } from './inventory.js';
+import { runProcess, type ProcessOutcome, type ProcessRunner, type ProcessSpec } from './process.js';
+
+export type ExecutorContext = {
+  platform: Platform;
+  api: AgentApi;
+  allowChanges: boolean;
+  run?: ProcessRunner;
+  /** Receives the inventory collected by a scan or after a change (the run loop keeps its hash). */
+  onInventory?: (inventory: Inventory, sent: boolean) => void;
+  now?: () => Date;
+};
+
+const DEFAULT_TIMEOUT_S = 3600;
+
+function tail(text: string): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= TAIL_BYTES) return text;
+  let start = buf.length - TAIL_BYTES;
+  while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
+  return buf.subarray(start).toString('utf8');
+}
+
+function fromOutcome(out: ProcessOutcome, data?: Record<string, unknown>): CommandResult {
+  const status = out.timedOut ? 'timed_out' : out.exitCode === 0 && !out.spawnError ? 'success' : 'error';
+  return {
+    status,
+    exit_code: out.exitCode,
+    stdout_tail: tail(out.stdout),
+    stderr_tail: tail(out.spawnError ? `${out.stderr}${out.spawnError}\n` : out.stderr),
+    started_at: out.startedAt.toISOString(),
+    finished_at: out.finishedAt.toISOString(),
+    ...(data ? { data } : {}),
+  };
+}
+
+function describe(spec: ProcessSpec): string {
+  return [spec.command, ...spec.args].join(' ');
+}
+
+function packageAction(cmd: AgentCommand): PackageAction {
+  switch (cmd.type) {
+    case 'install_all':
+      return { type: 'install_all' };
+    case 'install_updates':
+      if (!cmd.args.names?.length) throw new Error('install_updates needs args.names');
+      return { type: 'install_updates', names: cmd.args.names };
+    case 'install_package':
+      if (!cmd.args.package) throw new Error('install_package needs args.package');
+      return {
+        type: 'install_package',
+        name: cmd.args.package,
+        ...(cmd.args.version ? { version: cmd.args.version } : {}),
+      };
+    case 'remove_package':
+      if (!cmd.args.package) throw new Error('remove_package needs args.package');
+      return { type: 'remove_package', name: cmd.args.package };
+    default:
+      throw new Error(`not a package command: ${cmd.type}`);
+  }
+}
+
+/** Executes a command; never throws (failures become `error` results). */
+export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
+  const run = ctx.run ?? runProcess;
+  const now = ctx.now ?? (() => new Date());
+  const startedAt = now();
+  // Leave the result time to reach the server before the server's own timeout.
+  const timeoutMs = Math.max(1_000, (cmd.timeout_s > 0 ? cmd.timeout_s : DEFAULT_TIMEOUT_S) * 1000 - 2_000);
+  const done = (status: CommandResult['status'], stdout: string, stderr = '', data?: Record<string, unknown>) => ({
+    status,
+    exit_code: status === 'success' ? 0 : null,
+    stdout_tail: tail(stdout),
+    stderr_tail: tail(stderr),
+    started_at: startedAt.toISOString(),
+    finished_at: now().toISOString(),
+    ...(data ? { data } : {}),
+  });
+
+  try {
+    switch (cmd.type) {
+      case 'scan': {
+        const inventory = await collectInventory(ctx.platform);
+        await ctx.api.putInventory(inventory);
+        ctx.onInventory?.(inventory, true);
+        return done(
+          'success',
+          `Inventory: ${inventory.software.length} packages, ${inventory.patches.length} pending updates\n`,
+          '',
+          {
+            software_count: inventory.software.length,
+            patch_count: inventory.patches.length,
+            hash: inventory.hash,
+          },
+        );
+      }
+      case 'install_all':
+      case 'install_updates':
+      case 'install_package':
+      case 'remove_package': {
+        const simulate = !ctx.allowChanges;
+        const spec = ctx.platform.packageCommand(packageAction(cmd), { simulate });
+        const out = await run(spec, { timeoutMs, maxBytes: TAIL_BYTES * 4 });
+        const data: Record<string, unknown> = { simulated: simulate, command: describe(spec) };
+        if (spec.command === 'apt-get') data.changes = parseAptSimulation(out.stdout).slice(0, 500);
+        const result = fromOutcome(out, data);
+        if (!simulate && result.status === 'success') {
+          // The machine changed: the next check-in carries the new inventory.
+          ctx.onInventory?.(await collectInventory(ctx.platform), false);
+        }
+        return result;
+      }
+      case 'run_script': {
+        const language = cmd.args.language ?? 'bash';
+        if (!cmd.args.script) throw new Error('run_script needs args.script');
+        const spec = ctx.platform.scriptCommand(language, cmd.args.script);
+        if (!ctx.allowChanges) {
+          return done('error', '', 'Scripts are disabled: the agent runs without --allow-changes.\n', {
+            simulated: true,
+            command: describe(spec),
+          });
+        }
+        return fromOutcome(await run(spec, { timeoutMs, maxBytes: TAIL_BYTES }), { language });
+      }
+      case 'reboot': {
+        // At least a minute, so the result reaches the server before the machine goes down.
+        const delayS = Math.max(60, cmd.args.delay_s ?? 60);
+        const spec = ctx.platform.rebootCommand(delayS);
+        if (!ctx.allowChanges) {
+          return done('success', `Simulated: would run ${describe(spec)}\n`, '', { simulated: true, delay_s: delayS });
+        }
+        return fromOutcome(await run(spec, { timeoutMs: 30_000, maxBytes: TAIL_BYTES }), { delay_s: delayS });
+      }
+      default:
+        return done('error', '', `Unknown command type: ${String((cmd as { type: unknown }).type)}\n`);
+    }
+  } catch (err) {
+    return done('error', '', `${(err as Error).message}\n`);
+  }
+}
+
+export type PostOptions = { attempts?: number; sleep?: (ms: number) => Promise<void>; random?: () => number };
+
+/**
+ * Posts a result, retrying network failures with backoff. The server treats a repeated
+ * identical result as a no-op, so retrying after an unknown outcome is safe. Returns false
+ * when the server was still unreachable after the last attempt (the caller keeps the result).
+ */
+export async function postResult(
+  api: AgentApi,
+  commandId: AgentCommand['id'],
+  result: CommandResult,
+  options: PostOptions = {},
+): Promise<boolean> {
+  const attempts = options.attempts ?? 5;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await api.postResult(commandId, result);
+      return true;
+    } catch (err) {
+      if (err instanceof AgentApiError && err.status === 404) return true; // gone or not ours: nothing to retry
+      if (!(err instanceof NetworkError) || attempt + 1 >= attempts) {
+        if (err instanceof NetworkError) return false;
+        throw err;
+      }
+      await sleep(backoffDelay(attempt, options.random));
+    }
+  }
+}

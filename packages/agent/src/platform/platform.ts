@@ -1,0 +1,37 @@
+/**
+ * One interface per operating system (ports and adapters): the run loop, the executor and
+ * the inventory only talk to a `Platform`, so tests swap in a fake one.
+ */
+import type { ProcessSpec } from '../jobs/process.js';
+import type { DeviceStatus, OsFamily, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
+
+export type PackageAction =
+  | { type: 'install_all' }
+  | { type: 'install_updates'; names: string[] }
+  | { type: 'install_package'; name: string; version?: string }
+  | { type: 'remove_package'; name: string };
+
+export type Platform = {
+  readonly family: OsFamily;
+  /** Stable identity of the machine (enrolling twice gives the same device). */
+  machineId(): Promise<string>;
+  system(): Promise<SystemInfo>;
+  status(): Promise<DeviceStatus>;
+  software(): Promise<SoftwareItem[]>;
+  patches(): Promise<Patch[]>;
+  /**
+   * The package manager invocation for an action. With `simulate` it must not change the
+   * machine (apt-get -s; on macOS and Windows a search that lists what would be installed).
+   */
+  packageCommand(action: PackageAction, options: { simulate: boolean }): ProcessSpec;
+  scriptCommand(language: 'bash' | 'powershell', script: string): ProcessSpec;
+  rebootCommand(delayS: number): ProcessSpec;
+};
+
+/** Validates a package name or version before it reaches a command line. */
+export function assertSafeToken(value: string, what: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9.+:~_@/-]*$/.test(value) || value.length > 256) {
+    throw new Error(`Invalid ${what}: ${JSON.stringify(value)}`);
+  }
+  return value;
+}

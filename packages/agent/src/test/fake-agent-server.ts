@@ -1,0 +1,167 @@
+/**
+ * An in-process stand-in for the server's agent API, validating every body with the shared
+ * zod schemas of `@patchwell/core`. The real server's end-to-end test comes with the e2e suite.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ZCheckinBody,
+  ZCommandResultBody,
+  ZEnrollBody,
+  ZInventoryBody,
+  type AgentCommand,
+  type CommandResultBody,
+  type InventoryBody,
+} from '@patchwell/core/agent/agent-protocol.schema';
+
+export type FakeDevice = {
+  id: number;
+  machineId: string;
+  hostname: string;
+  token: string;
+  removed: boolean;
+  queue: AgentCommand[];
+  inventory: InventoryBody | null;
+  results: Map<number, CommandResultBody>;
+  checkins: number;
+  wake: (() => void) | null;
+};
+
+export async function startFakeAgentServer(options: { accessKey?: string; intervalS?: number } = {}) {
+  const accessKey = options.accessKey ?? 'good-key';
+  const devices = new Map<string, FakeDevice>();
+  let nextId = 1;
+  let nextCommandId = 100;
+  let unavailable = 0;
+  const requests: string[] = [];
+
+  const byToken = (req: http.IncomingMessage) => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    return [...devices.values()].find((d) => d.token === token) ?? null;
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const send = (status: number, body?: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(body === undefined ? '' : JSON.stringify(body));
+        };
+        const url = req.url ?? '';
+        requests.push(`${req.method} ${url}`);
+        if (unavailable > 0) {
+          unavailable--;
+          return send(503, { code: 'unavailable', message: 'Try later.' });
+        }
+        const json = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : {};
+        if (url === '/api/agent/v1/enroll') {
+          const body = ZEnrollBody.parse(json);
+          if (body.access_key !== accessKey)
+            return send(401, { code: 'agent.invalid_access_key', message: 'Bad key.' });
+          let d = devices.get(body.machine_id);
+          if (!d) {
+            d = {
+              id: nextId++,
+              machineId: body.machine_id,
+              hostname: body.hostname,
+              token: '',
+              removed: false,
+              queue: [],
+              inventory: null,
+              results: new Map(),
+              checkins: 0,
+              wake: null,
+            };
+            devices.set(body.machine_id, d);
+          }
+          d.token = `pwd_${randomUUID().replace(/-/g, '')}`;
+          return send(201, {
+            device_id: d.id,
+            device_uuid: randomUUID(),
+            token: d.token,
+            checkin_interval_s: options.intervalS ?? 60,
+          });
+        }
+        const d = byToken(req);
+        if (!d) return send(401, { code: 'agent.invalid_token', message: 'Bad token.' });
+        if (d.removed) return send(410, { code: 'agent.removed', message: 'Removed.' });
+        if (url === '/api/agent/v1/checkin') {
+          const body = ZCheckinBody.parse(json);
+          d.checkins++;
+          if (d.queue.length === 0 && body.wait_s > 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, body.wait_s * 1000);
+              d.wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            d.wake = null;
+          }
+          const commands = d.queue.splice(0);
+          return send(200, {
+            commands,
+            send_inventory: (d.inventory?.hash ?? null) !== (body.inventory_hash ?? null),
+            checkin_interval_s: options.intervalS ?? 60,
+            server_time: new Date().toISOString(),
+          });
+        }
+        if (url === '/api/agent/v1/inventory' && req.method === 'PUT') {
+          d.inventory = ZInventoryBody.parse(json) as InventoryBody;
+          return send(204);
+        }
+        const m = /^\/api\/agent\/v1\/commands\/(\d+)\/result$/.exec(url);
+        if (m) {
+          const id = Number(m[1]);
+          if (!d.results.has(id) && !issued.get(id)?.includes(d.machineId))
+            return send(404, { code: 'not_found', message: 'Not found.' });
+          d.results.set(id, ZCommandResultBody.parse(json));
+          return send(204);
+        }
+        send(404, { code: 'not_found', message: 'Not found.' });
+      })().catch((err: unknown) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 'validation', message: String(err) }));
+      });
+    });
+  });
+  const issued = new Map<number, string[]>();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    accessKey,
+    devices,
+    requests,
+    /** Queues a command for a device (wakes its long-poll). */
+    queue(machineId: string, type: AgentCommand['type'], args: AgentCommand['args'] = {}, timeout_s = 60): number {
+      const d = devices.get(machineId);
+      if (!d) throw new Error(`no device ${machineId}`);
+      const id = nextCommandId++;
+      issued.set(id, [machineId]);
+      d.queue.push({ id, type, args, timeout_s, created_at: new Date().toISOString() });
+      d.wake?.();
+      return id;
+    },
+    revokeToken(machineId: string) {
+      devices.get(machineId)!.token = 'revoked';
+    },
+    remove(machineId: string) {
+      devices.get(machineId)!.removed = true;
+      devices.get(machineId)!.wake?.();
+    },
+    /** The next n requests answer 503. */
+    failNext(n: number) {
+      unavailable = n;
+    },
+    async close() {
+      for (const d of devices.values()) d.wake?.();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
