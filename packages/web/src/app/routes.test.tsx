@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../api/client';
+import { CONSOLE_TEXTS } from '../texts';
 import { buildProfile, buildZone } from '../test/factories';
 import { renderRoutes } from '../test/render';
 import { startTestServer } from '../test/server';
@@ -35,6 +36,18 @@ beforeAll(async () => {
       return { status: 204 };
     },
     'GET /api/banners': () => ({ body: [] }),
+    'GET /api/servers': () => ({ body: { data: [], size: 0 } }),
+    'GET /api/servergroups': () => ({ body: [] }),
+    'GET /api/orgs/1/packages': () => ({ body: { data: [], size: 0 } }),
+    'GET /api/orgs/2/packages': () => ({ body: { data: [], size: 0 } }),
+    'GET /api/dashboard': () => ({
+      body: {
+        devices: { total: 0, online: 0, offline: 0, needs_reboot: 0 },
+        by_os: [],
+        compliance: { compliant: 0, pending: 0, needs_attention: 0 },
+        patches: { pending: 0, critical: 0, high: 0 },
+      },
+    }),
     'POST /api/orgs': (req) => ({
       status: 201,
       body: {
@@ -81,7 +94,7 @@ describe('signed-in routes', () => {
     const { router } = open('/devices');
     await settle(router, '/devices?o=1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Devices' })).toBeInTheDocument();
-    expect(screen.getByText('Devices appear here once agents enrol.')).toBeInTheDocument();
+    expect(await screen.findByText(CONSOLE_TEXTS.devices.emptyBody)).toBeInTheDocument();
     expect(storedCurrentOrg()).toBe(1);
     await waitFor(() => expect(document.title).toBe('Devices · Patchwell'));
     expect(screen.getByRole('banner')).toBeInTheDocument();
@@ -169,6 +182,10 @@ describe('guards and redirects', () => {
     ['/reports-noncompliant?o=1', '/reports/needs-attention?o=1'],
     ['/device-detail?s=42&o=1', '/devices/42?o=1'],
     ['/group-editor?gid=7&o=1', '/manage/groups/7?o=1'],
+    ['/group-editor?o=1', '/manage/groups/create-group?o=1'],
+    ['/create-group?o=1', '/manage/groups/create-group?o=1'],
+    ['/device-detail?o=1', '/devices?o=1'],
+    ['/system-management?tab=policies&o=1', '/manage/policies?o=1'],
     ['/policy-patch-editor?o=1', '/manage/policies/create?o=1'],
     ['/system-management?tab=groups&o=1', '/manage/groups?o=1'],
     ['/community-worklets?o=1', '/manage/worklet-catalog?o=1'],

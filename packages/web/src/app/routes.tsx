@@ -43,10 +43,34 @@ const AVR = 'automated_vulnerability_remediation' as const;
 
 /** Routes under the signed-in layout (paths relative to /console). */
 const shellRoutes: RouteObject[] = [
-  { path: rel(PATHS.dashboard), ...placeholder('dashboard') },
-  { path: rel(PATHS.devices), ...placeholder('devices') },
-  { path: rel(PATHS.deviceDetail), ...placeholder('deviceDetail') },
-  { path: rel(PATHS.software), ...placeholder('software') },
+  {
+    path: rel(PATHS.dashboard),
+    lazy: lazyPage(
+      () => import('../features/dashboard/DashboardPage'),
+      (m) => m.DashboardPage,
+    ),
+  },
+  {
+    path: rel(PATHS.devices),
+    lazy: lazyPage(
+      () => import('../features/devices/DevicesPage'),
+      (m) => m.DevicesPage,
+    ),
+  },
+  {
+    path: rel(PATHS.deviceDetail),
+    lazy: lazyPage(
+      () => import('../features/devices/DeviceDetailPage'),
+      (m) => m.DeviceDetailPage,
+    ),
+  },
+  {
+    path: rel(PATHS.software),
+    lazy: lazyPage(
+      () => import('../features/software/SoftwarePage'),
+      (m) => m.SoftwarePage,
+    ),
+  },
   {
     path: rel(PATHS.manageHome),
     children: [
@@ -60,9 +84,27 @@ const shellRoutes: RouteObject[] = [
       { path: 'policies', ...placeholder('policies') },
       { path: 'policies/create', ...placeholder('policyCreate') },
       { path: 'policies/:policyId', ...placeholder('policyDetail') },
-      { path: 'groups', ...placeholder('groups') },
-      { path: 'groups/create-group', ...placeholder('groupCreate') },
-      { path: 'groups/:groupId', ...placeholder('groupDetail') },
+      {
+        path: 'groups',
+        lazy: lazyPage(
+          () => import('../features/groups/GroupsPage'),
+          (m) => m.GroupsPage,
+        ),
+      },
+      {
+        path: 'groups/create-group',
+        lazy: lazyPage(
+          () => import('../features/groups/GroupEditorPage'),
+          (m) => m.CreateGroupPage,
+        ),
+      },
+      {
+        path: 'groups/:groupId',
+        lazy: lazyPage(
+          () => import('../features/groups/GroupEditorPage'),
+          (m) => m.GroupEditorPage,
+        ),
+      },
       {
         path: 'tasks',
         loader: g((m) => m.guard([m.needsFlag(AVR, false, PATHS.manageHome)])),

@@ -1,4 +1,6 @@
 import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
+import type { Device } from '@patchwell/core/devices/devices.schema';
+import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { ROLE_GRANTS } from '@patchwell/core/zones/roles';
 
@@ -55,5 +57,52 @@ export function buildProfile(overrides: Partial<Profile> = {}): Profile {
     session: { expires_at: '2026-12-31T00:00:00Z', idle_timeout_minutes: 30 },
     ...overrides,
     orgs,
+  };
+}
+
+/** A device list row as GET /api/servers returns it (core's ZDevice). */
+export function buildDevice(overrides: Partial<Device> = {}): Device {
+  const id = overrides.id ?? nextId++;
+  return {
+    id,
+    uuid: `device-${id}`,
+    name: `host-${id}`,
+    display_name: `host-${id}`,
+    custom_name: null,
+    hostname: `host-${id}`,
+    os_family: 'linux',
+    os_name: 'Debian GNU/Linux',
+    os_version: '12',
+    agent_version: '0.1.0',
+    server_group_id: 1,
+    group_name: 'Default',
+    tags: [],
+    ip_addrs: ['203.0.113.10'],
+    ip_addrs_private: ['10.0.0.10'],
+    connected: true,
+    last_seen_at: '2026-11-21T12:00:00Z',
+    needs_reboot: false,
+    pending_patches: 3,
+    compliance: 'pending',
+    create_time: '2026-11-01T00:00:00Z',
+    next_patch_time: null,
+    ...overrides,
+  };
+}
+
+/** A server group as GET /api/servergroups returns it (core's ZServerGroup). */
+export function buildGroup(overrides: Partial<ServerGroup> = {}): ServerGroup {
+  const id = overrides.id ?? nextId++;
+  return {
+    id,
+    name: `Group ${id}`,
+    organization_id: 1,
+    parent_server_group_id: null,
+    refresh_interval: 1440,
+    checkin_interval_s: 60,
+    notes: '',
+    server_count: 0,
+    default: false,
+    ...overrides,
   };
 }

@@ -3,19 +3,6 @@
  * what will appear there, never sample data.
  */
 export const PLACEHOLDER_PAGES = {
-  dashboard: {
-    title: 'Dashboard',
-    description: 'Patch status, device health and recent activity of this zone appear here once agents enrol.',
-  },
-  devices: { title: 'Devices', description: 'Devices appear here once agents enrol.' },
-  deviceDetail: {
-    title: 'Device Details',
-    description: "A device's hardware, installed software, patches and policies appear here once it has enrolled.",
-  },
-  software: {
-    title: 'Software',
-    description: 'Software installed across your devices appears here after their first inventory scan.',
-  },
   policies: {
     title: 'Policies',
     description: 'Patch, worklet and required-software policies appear here once you create them.',
@@ -25,12 +12,6 @@ export const PLACEHOLDER_PAGES = {
     description: 'Choosing a policy type and building its schedule arrives with the policy editor.',
   },
   policyDetail: { title: 'Policy', description: "A policy's configuration, schedule and groups appear here." },
-  groups: {
-    title: 'Groups',
-    description: 'Device groups appear here once you create them, with their scan intervals and policies.',
-  },
-  groupCreate: { title: 'Create Group', description: 'Creating device groups arrives with the group editor.' },
-  groupDetail: { title: 'Group', description: "A group's devices, scan interval and policies appear here." },
   tasks: {
     title: 'Tasks',
     description: 'Remediation tasks from vulnerability scan imports appear here once you upload a scan.',

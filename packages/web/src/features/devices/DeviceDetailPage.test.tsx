@@ -1,0 +1,195 @@
+import type { DeviceCommand, DeviceDetail } from '@patchwell/core/devices/devices.schema';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { api } from '../../api/client';
+import { CONSOLE_TEXTS } from '../../texts';
+import { buildDevice, buildProfile } from '../../test/factories';
+import { renderInShell } from '../../test/render';
+import { startTestServer } from '../../test/server';
+import { DeviceDetailPage } from './DeviceDetailPage';
+
+const T = CONSOLE_TEXTS.device;
+
+const command = (id: number, overrides: Partial<DeviceCommand>): DeviceCommand => ({
+  id,
+  type: 'scan',
+  args: {},
+  status: 'success',
+  exit_code: 0,
+  stdout_tail: null,
+  stderr_tail: null,
+  created_at: '2026-11-21T11:00:00Z',
+  started_at: '2026-11-21T11:00:01Z',
+  finished_at: '2026-11-21T11:00:05Z',
+  created_by: 7,
+  ...overrides,
+});
+
+const commands = [
+  command(3, { type: 'install_all', status: 'timed_out', exit_code: null }),
+  command(2, { type: 'reboot', status: 'error', exit_code: 1, stderr_tail: 'shutdown: permission denied' }),
+  command(1, { stdout_tail: 'Reading package lists... Done' }),
+];
+
+const detail: DeviceDetail = {
+  ...buildDevice({
+    id: 42,
+    name: 'build-01',
+    display_name: 'Build server',
+    custom_name: 'Build server',
+    hostname: 'build-01',
+    tags: ['ci', 'prod'],
+    needs_reboot: true,
+  }),
+  detail: {
+    hostname: 'build-01',
+    fqdn: 'build-01.example.internal',
+    cpu: 'AMD EPYC 7763',
+    cpu_cores: 8,
+    ram_bytes: 17_179_869_184,
+    disks: [{ name: 'nvme0n1', size_bytes: 512_110_190_592, type: 'ssd' }],
+    nics: [{ name: 'eth0', mac: '52:54:00:12:34:56', ips: ['10.0.0.10', 'fe80::1'] }],
+    model: 'KVM',
+    serial: 'SN-0042',
+    vendor: 'QEMU',
+    uptime_s: 93_780,
+  },
+  notes: 'Runs the nightly builds.',
+  package_count: 812,
+  last_inventory_at: '2026-11-21T11:00:00Z',
+  commands,
+};
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+const state = { detail };
+
+beforeAll(async () => {
+  server = await startTestServer({
+    'GET /api/servers/42': () => ({ body: state.detail }),
+    'GET /api/servers/42/packages': (req) => ({
+      body:
+        req.query.get('needs_update') === 'true'
+          ? {
+              data: [
+                {
+                  name: 'openssl',
+                  version: '3.0.11',
+                  source: 'apt',
+                  patch: {
+                    version: '3.0.13',
+                    severity: 'critical',
+                    cves: ['CVE-2024-0727'],
+                    kb: null,
+                    reboot_required: false,
+                  },
+                },
+              ],
+              size: 1,
+            }
+          : { data: [{ name: 'bash', version: '5.2.15', source: 'apt', patch: null }], size: 812 },
+    }),
+    'GET /api/servers/42/commands': () => ({ body: { data: state.detail.commands, size: 3 } }),
+    'POST /api/servers/42/queues': () => ({
+      status: 201,
+      body: command(4, { status: 'pending', exit_code: null, finished_at: null, started_at: null }),
+    }),
+    'PUT /api/servers/42': () => ({ body: {} }),
+  });
+  api.configure({ baseUrl: server.url });
+});
+
+afterAll(async () => {
+  api.configure({ baseUrl: undefined });
+  await server.close();
+});
+
+beforeEach(() => {
+  server.requests.length = 0;
+  state.detail = detail;
+});
+
+const renderPage = (entry = '/devices/42?o=1', profile = buildProfile()) =>
+  renderInShell([{ path: '/devices/:deviceId', element: <DeviceDetailPage /> }], entry, { profile });
+
+const heading = () => screen.findByRole('heading', { level: 1, name: 'Build server' }, { timeout: 4000 });
+const openTab = (name: string) => userEvent.click(screen.getByRole('tab', { name }));
+
+describe('device details', () => {
+  it('render the overview from the payload', async () => {
+    renderPage();
+    await heading();
+    const overview = screen.getByRole('table', { name: T.overview });
+    expect(within(overview).getByText('Debian GNU/Linux 12')).toBeInTheDocument();
+    expect(within(overview).getByText('10.0.0.10')).toBeInTheDocument();
+    expect(within(overview).getByText('prod')).toBeInTheDocument();
+    expect(within(overview).getByText(CONSOLE_TEXTS.devices.needsReboot)).toBeInTheDocument();
+    expect(within(overview).getByText('1d 2h 3m')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: T.notes })).toHaveValue('Runs the nightly builds.');
+  });
+
+  it('render hardware and network tabs', async () => {
+    renderPage();
+    await heading();
+    await openTab(T.hardware);
+    expect(await screen.findByText('AMD EPYC 7763')).toBeInTheDocument();
+    expect(screen.getByText('16.0 GB')).toBeInTheDocument();
+    expect(screen.getByText('SN-0042')).toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: T.disks })).getByText('476.9 GB')).toBeInTheDocument();
+    await openTab(T.network);
+    expect(await screen.findByText('52:54:00:12:34:56')).toBeInTheDocument();
+    expect(screen.getByText('10.0.0.10, fe80::1')).toBeInTheDocument();
+  });
+
+  it('render software and pending patches with severity and CVEs', async () => {
+    renderPage();
+    await heading();
+    await openTab(T.software);
+    expect(await screen.findByRole('cell', { name: 'bash' })).toBeInTheDocument();
+    await openTab(T.patches);
+    const patches = await screen.findByRole('table', { name: T.patches });
+    expect(within(patches).getByText('openssl')).toBeInTheDocument();
+    expect(within(patches).getByText('Critical')).toBeInTheDocument();
+    expect(within(patches).getByText('CVE-2024-0727')).toBeInTheDocument();
+    expect(
+      server.requests.find((r) => r.path === '/api/servers/42/packages' && r.query.has('needs_update')),
+    ).toBeDefined();
+  });
+
+  it('render the command history with result badges, exit codes and output', async () => {
+    renderPage('/devices/42?o=1&tab=commands');
+    const table = await screen.findByRole('table', { name: T.commands }, { timeout: 4000 });
+    expect(within(table).getByText('Timed out')).toBeInTheDocument();
+    expect(within(table).getByText('Error')).toBeInTheDocument();
+    expect(within(table).getByText('Success')).toBeInTheDocument();
+    expect(within(table).getByText('Patch all')).toBeInTheDocument();
+    expect(within(table).getByText('shutdown: permission denied')).toBeInTheDocument();
+    expect(within(table).getByText('Reading package lists... Done')).toBeInTheDocument();
+    expect(screen.queryByText(T.live)).not.toBeInTheDocument();
+  });
+
+  it('queue a scan and show the live status while it is pending', async () => {
+    renderPage('/devices/42?o=1&tab=commands');
+    await heading();
+    state.detail = {
+      ...detail,
+      commands: [command(4, { status: 'pending', exit_code: null, finished_at: null }), ...commands],
+    };
+    await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.devices.scan }));
+    expect(await screen.findByText(T.queued('Scan'))).toBeInTheDocument();
+    const queued = server.requests.find((r) => r.method === 'POST')!;
+    expect(JSON.parse(queued.body)).toEqual({ command_type_name: 'GetOS' });
+    await waitFor(() =>
+      expect(server.requests.filter((r) => r.method === 'GET' && r.path === '/api/servers/42').length).toBe(2),
+    );
+  });
+
+  it('hide actions and notes editing from a read-only role', async () => {
+    renderPage('/devices/42?o=1', buildProfile({ permissions: { '1': ['Endpoint.read'] } }));
+    await heading();
+    expect(screen.queryByRole('button', { name: CONSOLE_TEXTS.devices.scan })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: CONSOLE_TEXTS.devices.remove })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: T.notes })).not.toBeInTheDocument();
+    expect(screen.getByText('Runs the nightly builds.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,203 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { api } from '../../api/client';
+import { CONSOLE_TEXTS } from '../../texts';
+import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
+import { renderInShell } from '../../test/render';
+import { startTestServer } from '../../test/server';
+import { DevicesPage } from './DevicesPage';
+
+const T = CONSOLE_TEXTS.devices;
+const web = buildDevice({ id: 11, name: 'web-1', display_name: 'web-1', hostname: 'web-1' });
+const db = buildDevice({ id: 12, name: 'db-1', display_name: 'db-1', hostname: 'db-1', connected: false });
+const state = { devices: [web, db], size: 120 };
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+const listCalls = () => server.requests.filter((r) => r.method === 'GET' && r.path === '/api/servers');
+
+beforeAll(async () => {
+  server = await startTestServer({
+    'GET /api/servers': () => ({ body: { data: state.devices, size: state.size } }),
+    'GET /api/servergroups': () => ({ body: [buildGroup({ id: 1, name: 'Default', default: true })] }),
+    'POST /api/servers/batch': (req) => ({
+      body: { affected: (JSON.parse(req.body) as { ids: number[] }).ids.length },
+    }),
+    'GET /api/info': () => ({
+      body: {
+        server_url: 'https://patchwell.example',
+        access_key: 'zone-key-123',
+        install: {
+          linux: 'npx patchwell-agent enroll --key zone-key-123',
+          mac: 'sudo patchwell-agent enroll --key zone-key-123',
+          windows: 'patchwell-agent.exe enroll --key zone-key-123',
+        },
+      },
+    }),
+  });
+  api.configure({ baseUrl: server.url });
+});
+
+afterAll(async () => {
+  api.configure({ baseUrl: undefined });
+  await server.close();
+});
+
+beforeEach(() => {
+  server.requests.length = 0;
+  state.devices = [web, db];
+  state.size = 120;
+});
+
+const renderPage = (entry = '/devices?o=1', profile = buildProfile()) =>
+  renderInShell([{ path: '/devices', element: <DevicesPage /> }], entry, { profile });
+
+/** The first render loads the page's chunks and two calls: allow it more than the default second. */
+const loaded = () => screen.findByRole('link', { name: 'web-1' }, { timeout: 4000 });
+
+const at = (router: ReturnType<typeof renderPage>['router']) => router.state.location.search;
+
+describe('device table', () => {
+  it('sends the page zero-based and returns to the first page when a filter changes', async () => {
+    const { router } = renderPage('/devices?o=1&page=3');
+    await loaded();
+    expect(listCalls().at(-1)!.query.get('page')).toBe('2');
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: T.osFamily }), 'linux');
+    await waitFor(() => expect(listCalls().at(-1)!.query.get('os_family')).toBe('linux'));
+    expect(listCalls().at(-1)!.query.get('page')).toBe('0');
+    expect(at(router)).toBe('?o=1&os_family=linux');
+  });
+
+  it('debounces the search by 200 ms, sends one request for the typed text, and resets the page', async () => {
+    const { router } = renderPage('/devices?o=1&page=2');
+    await loaded();
+    const before = listCalls().length;
+    await userEvent.type(screen.getByRole('searchbox', { name: T.search }), 'web');
+    // Typing takes a few milliseconds: nothing was sent for 'w' or 'we'.
+    expect(listCalls().length).toBe(before);
+    await waitFor(() => expect(listCalls().at(-1)!.query.get('search')).toBe('web'));
+    expect(
+      listCalls()
+        .filter((r) => r.query.has('search'))
+        .map((r) => r.query.get('search')),
+    ).toEqual(['web']);
+    expect(listCalls().at(-1)!.query.get('page')).toBe('0');
+    expect(at(router)).toBe('?o=1&search=web');
+  });
+
+  it('clears the filters and the search box together', async () => {
+    const { router } = renderPage('/devices?o=1&search=web&status=online');
+    await loaded();
+    expect(screen.getByRole('searchbox', { name: T.search })).toHaveValue('web');
+    await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.table.clearFilters }));
+    await waitFor(() => expect(at(router)).toBe('?o=1'));
+    expect(screen.getByRole('searchbox', { name: T.search })).toHaveValue('');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(at(router)).toBe('?o=1');
+    expect(listCalls().at(-1)!.query.has('search')).toBe(false);
+  });
+
+  it('returns to the first page when the page size changes, and offers the spec’s sizes', async () => {
+    renderPage('/devices?o=1&page=2');
+    await loaded();
+    const sizes = within(screen.getByRole('combobox', { name: CONSOLE_TEXTS.table.pageSize })).getAllByRole('option');
+    expect(sizes.map((o) => o.textContent)).toEqual(['10', '25', '50', '100', '500']);
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: CONSOLE_TEXTS.table.pageSize }), '100');
+    await waitFor(() => expect(listCalls().at(-1)!.query.get('limit')).toBe('100'));
+    expect(listCalls().at(-1)!.query.get('page')).toBe('0');
+  });
+
+  it('sorts by a column header', async () => {
+    renderPage();
+    await loaded();
+    await userEvent.click(screen.getByRole('button', { name: T.lastSeen }));
+    await waitFor(() => expect(listCalls().at(-1)!.query.get('sort')).toBe('last_seen_at:asc'));
+  });
+
+  it('links the CSV export to the filtered list', async () => {
+    renderPage('/devices?o=1&status=offline&tag=prod');
+    const link = await screen.findByRole('link', { name: T.exportCsv });
+    const href = new URL(link.getAttribute('href')!, 'http://x');
+    expect(href.pathname).toBe('/api/servers/export.csv');
+    expect(Object.fromEntries(href.searchParams)).toEqual({ o: '1', status: 'offline', tag: 'prod' });
+  });
+});
+
+describe('bulk actions', () => {
+  it('are enabled by a selection and scan the selected devices after the confirmation', async () => {
+    renderPage();
+    await loaded();
+    const bulk = screen.getByRole('button', { name: T.bulkActions });
+    expect(bulk).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSOLE_TEXTS.table.selectRow('db-1') }));
+    expect(bulk).toBeEnabled();
+    expect(screen.getByText(CONSOLE_TEXTS.table.selected(1))).toBeInTheDocument();
+
+    await userEvent.click(bulk);
+    await userEvent.click(screen.getByRole('menuitem', { name: T.scan }));
+    const dialog = await screen.findByRole('dialog', { name: T.scanTitle });
+    await userEvent.click(within(dialog).getByRole('button', { name: T.scan }));
+    expect(await screen.findByText(T.batchDone(1))).toBeInTheDocument();
+    const batch = server.requests.find((r) => r.path === '/api/servers/batch')!;
+    expect(batch.query.get('o')).toBe('1');
+    expect(JSON.parse(batch.body)).toEqual({ action: 'scan', ids: [12] });
+    await waitFor(() => expect(screen.getByRole('button', { name: T.bulkActions })).toBeDisabled());
+  });
+
+  it('select every row of the page and apply tags', async () => {
+    renderPage();
+    await loaded();
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSOLE_TEXTS.table.selectAll }));
+    await userEvent.click(screen.getByRole('button', { name: T.bulkActions }));
+    await userEvent.click(screen.getByRole('menuitem', { name: T.applyTags }));
+    const dialog = await screen.findByRole('dialog', { name: T.applyTags });
+    await userEvent.click(within(dialog).getByRole('button', { name: T.apply }));
+    expect(await within(dialog).findByText('At least one item is required')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Tags/ }), 'prod, eu ,prod');
+    await userEvent.click(within(dialog).getByRole('button', { name: T.apply }));
+    await waitFor(() => expect(server.requests.some((r) => r.path === '/api/servers/batch')).toBe(true));
+    const batch = server.requests.find((r) => r.path === '/api/servers/batch')!;
+    expect(JSON.parse(batch.body)).toEqual({ action: 'tag', ids: [11, 12], tags: ['prod', 'eu'] });
+  });
+
+  it('show only the actions the role allows', async () => {
+    const manager = buildProfile({ permissions: { '1': ['Endpoint.read', 'Endpoint.manage'] } });
+    const first = renderPage('/devices?o=1', manager);
+    await loaded();
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSOLE_TEXTS.table.selectRow('web-1') }));
+    await userEvent.click(screen.getByRole('button', { name: T.bulkActions }));
+    expect(screen.getByRole('menuitem', { name: T.reboot })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: T.remove })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: T.addDevices })).not.toBeInTheDocument();
+    first.unmount();
+
+    renderPage('/devices?o=1', buildProfile({ permissions: { '1': ['Endpoint.read'] } }));
+    await loaded();
+    expect(screen.queryByRole('button', { name: T.bulkActions })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: T.exportCsv })).toBeInTheDocument();
+  });
+});
+
+describe('adding devices', () => {
+  it('shows an empty zone’s empty state, which opens manual import with the key and commands', async () => {
+    state.devices = [];
+    state.size = 0;
+    renderPage();
+    expect(await screen.findByText(T.emptyBody)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: T.manualImport }));
+    const dialog = await screen.findByRole('dialog', { name: T.manualTitle });
+    expect(await within(dialog).findByDisplayValue('zone-key-123')).toBeInTheDocument();
+    expect(within(dialog).getByText('npx patchwell-agent enroll --key zone-key-123')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: T.copyKey })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: T.copyCommand('Windows') })).toBeInTheDocument();
+  });
+
+  it('explains that third-party import arrives with remediation', async () => {
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: T.addDevices }));
+    await userEvent.click(screen.getByRole('menuitem', { name: T.thirdPartyImport }));
+    const dialog = await screen.findByRole('dialog', { name: T.thirdPartyTitle });
+    expect(within(dialog).getByText(T.thirdPartyBody)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,58 @@
+import { Badge } from '@mantine/core';
+import { CONSOLE_TEXTS } from '../../../texts';
+import type { CommandStatus, Compliance, Severity } from '../devices.types';
+
+/** Online or offline, from `connected`. */
+export function DeviceStatusBadge({ isOnline }: { isOnline: boolean }) {
+  return (
+    <Badge color={isOnline ? 'green' : 'gray'} variant="light">
+      {isOnline ? CONSOLE_TEXTS.devices.online : CONSOLE_TEXTS.devices.offline}
+    </Badge>
+  );
+}
+
+const COMPLIANCE_COLORS: Record<Compliance, string> = { compliant: 'green', pending: 'yellow', needs_attention: 'red' };
+
+export function ComplianceBadge({ compliance }: { compliance: Compliance }) {
+  return (
+    <Badge color={COMPLIANCE_COLORS[compliance] ?? 'gray'} variant="light">
+      {CONSOLE_TEXTS.compliance[compliance] ?? compliance}
+    </Badge>
+  );
+}
+
+const SEVERITY_COLORS: Record<Severity, string> = {
+  critical: 'red',
+  high: 'orange',
+  medium: 'yellow',
+  low: 'blue',
+  none: 'gray',
+  unknown: 'gray',
+};
+
+export function SeverityBadge({ severity }: { severity: Severity | null | undefined }) {
+  const s = severity ?? 'unknown';
+  return (
+    <Badge color={SEVERITY_COLORS[s] ?? 'gray'} variant="light">
+      {CONSOLE_TEXTS.severity[s] ?? s}
+    </Badge>
+  );
+}
+
+const COMMAND_COLORS: Record<CommandStatus, string> = {
+  success: 'green',
+  in_progress: 'blue',
+  error: 'red',
+  pending: 'gray',
+  timed_out: 'orange',
+  canceled: 'dark',
+};
+
+/** The job-result states of spec B section 4. */
+export function CommandStatusBadge({ status }: { status: CommandStatus }) {
+  return (
+    <Badge color={COMMAND_COLORS[status] ?? 'gray'} variant="light">
+      {CONSOLE_TEXTS.commandStatus[status] ?? status}
+    </Badge>
+  );
+}

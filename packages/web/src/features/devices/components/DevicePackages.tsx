@@ -1,0 +1,135 @@
+import { DEBOUNCE_MS, PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
+import { Badge, Checkbox, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { CONSOLE_TEXTS } from '../../../texts';
+import { CveList } from '../../../ui/CveList';
+import { TablePager } from '../../../ui/table/TablePager';
+import { useDevicePackages } from '../devices.api';
+import { SeverityBadge } from './DeviceBadges';
+
+const T = CONSOLE_TEXTS.device;
+
+export type DevicePackagesProps = {
+  zoneId: number;
+  deviceId: number;
+  /** The pending-patches tab: only packages with an update, with severity, CVEs and KB. */
+  isPatchesView?: boolean;
+};
+
+/**
+ * A device's installed packages (`GET /api/servers/{id}/packages`), paged on the server,
+ * with a debounced search and a needs-update filter; either change returns to page 1.
+ */
+export function DevicePackages({ zoneId, deviceId, isPatchesView = false }: DevicePackagesProps) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
+  const [needsUpdate, setNeedsUpdate] = useState(false);
+  const [paging, setPaging] = useState({ page: 1, limit: PAGE_SIZE_DEFAULT, search: '', needsUpdate: false });
+  // Filters changed since the page was chosen: back to page 1.
+  const page = paging.search === debounced && paging.needsUpdate === needsUpdate ? paging.page : 1;
+  const setPage = (p: number) => setPaging({ page: p, limit: paging.limit, search: debounced, needsUpdate });
+  const setLimit = (limit: number) => setPaging({ page: 1, limit, search: debounced, needsUpdate });
+  const packages = useDevicePackages(zoneId, deviceId, {
+    page: page - 1,
+    limit: paging.limit,
+    search: debounced || undefined,
+    needs_update: isPatchesView || needsUpdate ? true : undefined,
+  });
+  const rows = packages.data?.data ?? [];
+  const label = isPatchesView ? T.patches : T.software;
+
+  return (
+    <Stack gap="md">
+      <Group align="flex-end">
+        <TextInput
+          label={T.packageSearch}
+          type="search"
+          size="sm"
+          leftSection={<IconSearch size={14} aria-hidden="true" />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+        />
+        {!isPatchesView && (
+          <Checkbox
+            label={T.needsUpdate}
+            checked={needsUpdate}
+            onChange={(e) => setNeedsUpdate(e.currentTarget.checked)}
+            mb={6}
+          />
+        )}
+      </Group>
+      {packages.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {packages.data && (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped withTableBorder aria-label={label}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{T.packageName}</Table.Th>
+                <Table.Th scope="col">{T.version}</Table.Th>
+                {isPatchesView ? (
+                  <>
+                    <Table.Th scope="col">{T.update}</Table.Th>
+                    <Table.Th scope="col">{T.severity}</Table.Th>
+                    <Table.Th scope="col">{T.cves}</Table.Th>
+                    <Table.Th scope="col">{T.kb}</Table.Th>
+                    <Table.Th scope="col">{T.rebootRequired}</Table.Th>
+                  </>
+                ) : (
+                  <>
+                    <Table.Th scope="col">{T.source}</Table.Th>
+                    <Table.Th scope="col">{T.update}</Table.Th>
+                  </>
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((p) => (
+                <Table.Tr key={`${p.name}@${p.version}`}>
+                  <Table.Td>{p.name}</Table.Td>
+                  <Table.Td>{p.version || '—'}</Table.Td>
+                  {isPatchesView ? (
+                    <>
+                      <Table.Td>{p.patch?.version ?? '—'}</Table.Td>
+                      <Table.Td>
+                        <SeverityBadge severity={p.patch?.severity} />
+                      </Table.Td>
+                      <Table.Td>
+                        <CveList cves={p.patch?.cves ?? []} />
+                      </Table.Td>
+                      <Table.Td>{p.patch?.kb ?? '—'}</Table.Td>
+                      <Table.Td>
+                        {p.patch?.reboot_required ? CONSOLE_TEXTS.devices.yes : CONSOLE_TEXTS.devices.no}
+                      </Table.Td>
+                    </>
+                  ) : (
+                    <>
+                      <Table.Td>{p.source ?? '—'}</Table.Td>
+                      <Table.Td>
+                        {p.patch ? (
+                          <Group gap={6} wrap="nowrap">
+                            <Badge variant="outline" color="gray">
+                              {p.patch.version}
+                            </Badge>
+                            <SeverityBadge severity={p.patch.severity} />
+                          </Group>
+                        ) : (
+                          '—'
+                        )}
+                      </Table.Td>
+                    </>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {packages.data && rows.length === 0 && <Text c="dimmed">{isPatchesView ? T.noPatches : T.noPackages}</Text>}
+      {packages.data && (
+        <TablePager page={page} limit={paging.limit} total={packages.data.size} onPage={setPage} onLimit={setLimit} />
+      )}
+    </Stack>
+  );
+}

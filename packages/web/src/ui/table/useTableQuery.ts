@@ -1,0 +1,63 @@
+import { DEBOUNCE_MS } from '@patchwell/core/constants';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  readTableQuery,
+  withFilter,
+  withLimit,
+  withoutFilters,
+  withPage,
+  withSortToggled,
+  type TableQuery,
+} from './table-query';
+
+export type TableQueryControls<F extends string> = {
+  query: TableQuery<F>;
+  /** The search box's text now; reaches `query.filters.search` after the debounce. */
+  searchInput: string;
+  setSearchInput: (value: string) => void;
+  setFilter: (name: F, value: string) => void;
+  clearFilters: () => void;
+  setPage: (page: number) => void;
+  setLimit: (limit: number) => void;
+  toggleSort: (field: string) => void;
+};
+
+/**
+ * A server-paged table's state in the URL. Filter, sort and page-size changes reset the
+ * page; the search text is debounced 200 ms before it changes the query (spec B section 4).
+ */
+export function useTableQuery<F extends string>(filterNames: readonly F[], searchName?: F): TableQueryControls<F> {
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => readTableQuery(params, filterNames), [params, filterNames]);
+  const urlSearch = searchName ? query.filters[searchName] : '';
+  const [searchInput, setSearchInput] = useState(urlSearch);
+  const [debouncedSearch] = useDebouncedValue(searchInput, DEBOUNCE_MS);
+  // The URL changed under the box (back button, cleared filters, a link): show its search.
+  const [shownUrlSearch, setShownUrlSearch] = useState(urlSearch);
+  if (shownUrlSearch !== urlSearch) {
+    setShownUrlSearch(urlSearch);
+    setSearchInput(urlSearch);
+  }
+
+  useEffect(() => {
+    // Only a settled box (no keystroke for 200 ms) changes the query.
+    if (!searchName || debouncedSearch !== searchInput || debouncedSearch === urlSearch) return;
+    setParams((prev) => withFilter(prev, searchName, debouncedSearch), { replace: true });
+  }, [debouncedSearch, searchInput, urlSearch, searchName, setParams]);
+
+  return {
+    query,
+    searchInput,
+    setSearchInput,
+    setFilter: (name, value) => setParams((prev) => withFilter(prev, name, value)),
+    clearFilters: () => {
+      setSearchInput('');
+      setParams((prev) => withoutFilters(prev, filterNames));
+    },
+    setPage: (page) => setParams((prev) => withPage(prev, page)),
+    setLimit: (limit) => setParams((prev) => withLimit(prev, limit)),
+    toggleSort: (field) => setParams((prev) => withSortToggled(prev, field)),
+  };
+}
