@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import qs from 'qs';
 import { QUERY_PARSER } from '@patchwell/core/constants';
+import { createAgentRuntime } from './agent-api/agent-runtime';
+import { agentRoutes } from './agent-api/agent.routes';
 import type { AppContext } from './context';
 import { registerAccess } from './http/access';
 import { registerAuthzCheck } from './http/authz';
@@ -23,6 +25,9 @@ import { rolesRoutes } from './modules/roles/roles.routes';
 import { shellRoutes } from './modules/shell/shell.routes';
 import { zonesRoutes } from './modules/zones/zones.routes';
 import { usersRoutes } from './modules/users/users.routes';
+import { devicesRoutes } from './modules/devices/devices.routes';
+import { groupsRoutes } from './modules/devices/groups.routes';
+import { softwareRoutes } from './modules/devices/software.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,6 +110,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await usersRoutes(app, ctx);
   await invitationsRoutes(app, ctx);
   await mailRoutes(app, ctx);
+
+  // The agents' in-process state (token cache, coalesced check-ins, long-poll waiters).
+  const agents = createAgentRuntime(ctx);
+  app.addHook('preClose', async () => agents.stopWaiting());
+  app.addHook('onClose', async () => agents.close());
+  await agentRoutes(app, ctx, agents);
+  await devicesRoutes(app, ctx, agents);
+  await groupsRoutes(app, ctx, agents);
+  await softwareRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

@@ -4,6 +4,7 @@
  * turns 503, after SHUTDOWN_DRAIN_MS no new connections, in-flight requests finish, then
  * the database closes (PGlite would keep the process alive).
  */
+import { startCommandSweeper } from './agent-api/commands-sweep';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { systemClock, type AppContext } from './context';
@@ -64,6 +65,7 @@ if (boot.demoSignIn) {
 process.stdout.write(`${lines.join('\n')}\n`);
 
 const sweeper = startSweeper(ctx);
+const commandSweeper = startCommandSweeper(ctx);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -76,7 +78,7 @@ async function shutdown(signal: string): Promise<void> {
   }, config.shutdownDrainMs + SHUTDOWN_GRACE_MS);
   force.unref();
   try {
-    await shutdownGracefully({ app, jobs: [sweeper], db: handle, drainMs: config.shutdownDrainMs });
+    await shutdownGracefully({ app, jobs: [sweeper, commandSweeper], db: handle, drainMs: config.shutdownDrainMs });
     process.exitCode = 0;
   } catch (err) {
     logger.error({ err }, 'error during shutdown');

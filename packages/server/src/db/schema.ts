@@ -19,6 +19,14 @@ import { BANNER_TYPES } from '@patchwell/core/shell/banner.schema';
 import { USER_STATUSES } from '@patchwell/core/auth/profile.schema';
 import { ACCOUNT_ROLES } from '@patchwell/core/zones/roles';
 import { PLANS } from '@patchwell/core/rules/tiers';
+import type {
+  AgentCommandArgs,
+  AgentCommandType,
+  InventorySystem,
+  OsFamily,
+  PatchSeverity,
+} from '@patchwell/core/agent/agent-protocol.schema';
+import type { CommandStatus, Compliance } from '@patchwell/core/devices/devices.schema';
 import { SESSION_IDLE_DEFAULT_MINUTES, SESSION_LIFETIME_DEFAULT_MINUTES } from '@patchwell/core/constants';
 
 /**
@@ -292,4 +300,175 @@ export const outbox = pgTable(
     error: text('error'),
   },
   (t) => [index('outbox_account_idx').on(t.accountId, t.createdAt)],
+);
+
+/**
+ * Device groups (the family's server groups). Each zone has exactly one default group
+ * (`is_default`), created lazily by the devices module; it cannot be deleted.
+ */
+export const serverGroups = pgTable(
+  'server_groups',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    parentId: integer('parent_id').references((): AnyPgColumn => serverGroups.id, { onDelete: 'set null' }),
+    /** Inventory refresh interval, minutes. */
+    refreshInterval: integer('refresh_interval').notNull().default(1440),
+    /** Agent check-in interval, seconds (copied onto the group's devices). */
+    checkinIntervalS: integer('checkin_interval_s').notNull().default(60),
+    notes: text('notes').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('server_groups_org_name_unique').on(t.organizationId, sql`lower(${t.name})`),
+    uniqueIndex('server_groups_org_default_unique')
+      .on(t.organizationId)
+      .where(sql`${t.isDefault}`),
+  ],
+);
+
+/**
+ * Enrolled devices. The agent's token is stored as its SHA-256 (`token_hash`); a
+ * re-enrolment of the same `machine_id` in the zone replaces it. `removed_at` marks a
+ * device removed from the console: its agent is told to stop (410).
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => serverGroups.id),
+    machineId: text('machine_id').notNull(),
+    hostname: text('hostname').notNull(),
+    customName: text('custom_name'),
+    osFamily: text('os_family').$type<OsFamily>().notNull(),
+    osName: text('os_name').notNull(),
+    osVersion: text('os_version').notNull(),
+    arch: text('arch').notNull().default(''),
+    agentVersion: text('agent_version').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    notes: text('notes').notNull().default(''),
+    ipAddrs: text('ip_addrs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    ipAddrsPrivate: text('ip_addrs_private')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    lastSeenAt: tstz('last_seen_at'),
+    /** Seconds between check-ins (the group's); online while last_seen_at + this + grace is ahead. */
+    checkinIntervalS: integer('checkin_interval_s').notNull().default(60),
+    needsReboot: boolean('needs_reboot').notNull().default(false),
+    inventoryHash: text('inventory_hash'),
+    lastInventoryAt: tstz('last_inventory_at'),
+    /** The inventory's system part (CPU, RAM, disks, NICs…), plus uptime and user from check-ins. */
+    detail: jsonb('detail').$type<Partial<InventorySystem>>(),
+    removedAt: tstz('removed_at'),
+    compliance: text('compliance').$type<Compliance>().notNull().default('compliant'),
+    pendingPatches: integer('pending_patches').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('devices_org_machine_unique').on(t.organizationId, t.machineId),
+    uniqueIndex('devices_token_hash_unique').on(t.tokenHash),
+    index('devices_org_last_seen_idx').on(t.organizationId, t.lastSeenAt),
+    index('devices_org_name_idx').on(t.organizationId, sql`lower(coalesce(${t.customName}, ${t.hostname}))`),
+    index('devices_org_hostname_idx').on(t.organizationId, sql`lower(${t.hostname})`),
+    index('devices_org_created_idx').on(t.organizationId, t.createdAt),
+    index('devices_group_idx').on(t.groupId),
+    index('devices_tags_idx').using('gin', t.tags),
+  ],
+);
+
+/** Installed software of a device, replaced whole with each inventory. */
+export const deviceSoftware = pgTable(
+  'device_software',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    version: text('version').notNull(),
+    source: text('source'),
+    arch: text('arch'),
+  },
+  (t) => [index('device_software_device_idx').on(t.deviceId, t.name), index('device_software_name_idx').on(t.name)],
+);
+
+/** Available patches of a device, replaced whole with each inventory. */
+export const devicePatches = pgTable(
+  'device_patches',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    currentVersion: text('current_version'),
+    version: text('version').notNull(),
+    severity: text('severity').$type<PatchSeverity>().notNull(),
+    cves: text('cves')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    kb: text('kb'),
+    source: text('source'),
+    rebootRequired: boolean('reboot_required').notNull().default(false),
+    publishedAt: tstz('published_at'),
+  },
+  (t) => [index('device_patches_device_idx').on(t.deviceId, t.name), index('device_patches_name_idx').on(t.name)],
+);
+
+/**
+ * Commands queued for devices. `pending` until a check-in hands it out (`in_progress`),
+ * then final with the agent's result, or `timed_out` by the sweep once `deadline_at` passed.
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    type: text('type').$type<AgentCommandType>().notNull(),
+    args: jsonb('args').$type<AgentCommandArgs>().notNull().default({}),
+    status: text('status').$type<CommandStatus>().notNull().default('pending'),
+    exitCode: integer('exit_code'),
+    stdoutTail: text('stdout_tail'),
+    stderrTail: text('stderr_tail'),
+    data: jsonb('data'),
+    timeoutS: integer('timeout_s').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: tstz('started_at'),
+    finishedAt: tstz('finished_at'),
+    deadlineAt: tstz('deadline_at').notNull(),
+  },
+  (t) => [
+    index('device_commands_device_idx').on(t.deviceId, t.createdAt),
+    index('device_commands_pending_idx')
+      .on(t.deviceId)
+      .where(sql`${t.status} = 'pending'`),
+    index('device_commands_open_deadline_idx')
+      .on(t.deadlineAt)
+      .where(sql`${t.status} in ('pending', 'in_progress')`),
+  ],
 );

@@ -423,7 +423,8 @@ describe('route matrix', () => {
       /\/api\/(orgs|rbacroles|permissions|accounts\/:accountId\/(zones|session-settings))|api_keys/.test(r),
     );
     expect(ours).toEqual([]);
-  });
+    // Thousands of real HTTP calls, growing with every module's routes: beyond vitest's default 30 s.
+  }, 120_000);
 
   it('decides authorization on every route in the caller’s own zone (never 500, never authz.missing)', async () => {
     const failures: string[] = [];

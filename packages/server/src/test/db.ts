@@ -10,10 +10,13 @@ import { usePglite, usePostgres, type DbHandle } from '../db/client';
  * - Without: PGlite in memory. The migrated base is built once per worker (~3 s) and
  *   each file gets a `clone()` of it (~1 s), so files never see each other's rows.
  */
-export async function createTestDb(): Promise<DbHandle> {
+export async function createTestDb(): Promise<TestDbHandle> {
   const url = process.env.DATABASE_URL;
   return url ? createPostgresDb(url) : createPgliteDb();
 }
+
+/** A test database; `url` is set on PostgreSQL (for tests that need their own connections, e.g. LISTEN). */
+export type TestDbHandle = DbHandle & { url?: string };
 
 let base: Promise<PGlite> | undefined;
 
@@ -30,7 +33,7 @@ async function createPgliteDb(): Promise<DbHandle> {
   return usePglite(clone, { migrate: false });
 }
 
-async function createPostgresDb(url: string): Promise<DbHandle> {
+async function createPostgresDb(url: string): Promise<TestDbHandle> {
   const name = `pw_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -44,6 +47,7 @@ async function createPostgresDb(url: string): Promise<DbHandle> {
   const handle = await usePostgres(testUrl.toString());
   return {
     ...handle,
+    url: testUrl.toString(),
     async close() {
       await handle.close();
       const dropper = new pg.Client({ connectionString: url });

@@ -1,0 +1,294 @@
+import { z } from 'zod';
+
+/**
+ * The agent protocol under `/api/agent/v1` (docs/api/devices-agent-contract.md, "Agent
+ * protocol"). Shared by the server, which validates with these schemas, and the agent,
+ * which is typed by them.
+ */
+
+/** Operating-system families a device may report. */
+export const OS_FAMILIES = ['linux', 'mac', 'windows'] as const;
+export const ZOsFamily = z.enum(OS_FAMILIES);
+export type OsFamily = z.infer<typeof ZOsFamily>;
+
+/** Severity of an available patch. */
+export const PATCH_SEVERITIES = ['critical', 'high', 'medium', 'low', 'none', 'unknown'] as const;
+export const ZPatchSeverity = z.enum(PATCH_SEVERITIES);
+export type PatchSeverity = z.infer<typeof ZPatchSeverity>;
+
+/** Commands the agent executes. */
+export const AGENT_COMMAND_TYPES = [
+  'scan',
+  'install_all',
+  'install_updates',
+  'install_package',
+  'remove_package',
+  'run_script',
+  'reboot',
+] as const;
+export const ZAgentCommandType = z.enum(AGENT_COMMAND_TYPES);
+export type AgentCommandType = z.infer<typeof ZAgentCommandType>;
+
+/** Final statuses an agent reports for a command. */
+export const COMMAND_RESULT_STATUSES = ['success', 'error', 'timed_out', 'canceled'] as const;
+export const ZCommandResultStatus = z.enum(COMMAND_RESULT_STATUSES);
+export type CommandResultStatus = z.infer<typeof ZCommandResultStatus>;
+
+/** Most characters kept of a command's stdout or stderr (16 KiB). */
+export const COMMAND_TAIL_MAX = 16 * 1024;
+/** Most installed-software rows in one inventory. */
+export const INVENTORY_SOFTWARE_MAX = 20_000;
+/** Most available patches in one inventory. */
+export const INVENTORY_PATCHES_MAX = 5_000;
+/** Largest inventory body in bytes (8 MiB). */
+export const INVENTORY_BODY_MAX_BYTES = 8 * 1024 * 1024;
+/** Longest long-poll wait of a check-in, in seconds. */
+export const CHECKIN_WAIT_MAX_S = 30;
+
+/** `POST /api/agent/v1/enroll`: a device registers with its zone's access key. */
+export const ZEnrollBody = z.object({
+  /** The zone's access key (the zone is the key's). */
+  access_key: z.string().min(1),
+  /** Stable machine identifier (e.g. /etc/machine-id); the same one in the same zone gets the same device. */
+  machine_id: z.string().min(1).max(200),
+  /** The device's host name. */
+  hostname: z.string().min(1).max(255),
+  /** OS family. */
+  os_family: ZOsFamily,
+  /** OS name, e.g. 'Debian GNU/Linux'. */
+  os_name: z.string().max(200),
+  /** OS version, e.g. '12'. */
+  os_version: z.string().max(100),
+  /** CPU architecture, e.g. 'x64', 'arm64'. */
+  arch: z.string().max(50),
+  /** Version of the agent enrolling. */
+  agent_version: z.string().max(50),
+});
+export type EnrollBody = z.infer<typeof ZEnrollBody>;
+
+/** 201 answer of the enrolment. */
+export const ZEnrollResult = z.object({
+  /** Numeric device id. */
+  device_id: z.number().int(),
+  /** Public device identifier (uuid). */
+  device_uuid: z.string(),
+  /** The device token (`pwd_` + 40 random characters); the server keeps only its SHA-256 hash. */
+  token: z.string(),
+  /** How often the agent should check in, in seconds. */
+  checkin_interval_s: z.number().int(),
+});
+export type EnrollResult = z.infer<typeof ZEnrollResult>;
+
+/** The live status a device reports at each check-in. */
+export const ZCheckinStatus = z.object({
+  /** Seconds since boot. */
+  uptime_s: z.number().int().min(0).nullable().optional(),
+  /** The user logged in at the console, if any. */
+  logged_in_user: z.string().max(200).nullable().optional(),
+  /** Whether the device waits for a reboot. */
+  needs_reboot: z.boolean().optional(),
+  /** Public IP addresses. */
+  ip_addrs: z.array(z.string().max(64)).max(64).optional(),
+  /** Private IP addresses. */
+  ip_addrs_private: z.array(z.string().max(64)).max(64).optional(),
+});
+export type CheckinStatus = z.infer<typeof ZCheckinStatus>;
+
+/** `POST /api/agent/v1/checkin` (`Authorization: Bearer <device token>`). */
+export const ZCheckinBody = z.object({
+  /** The device's live status. */
+  status: ZCheckinStatus,
+  /** Hash of the agent's current inventory; null when it has none yet. */
+  inventory_hash: z.string().max(128).nullable().optional(),
+  /** Long-poll: seconds to wait for a command when none is queued (0 to 30). Default 0. */
+  wait_s: z.number().int().min(0).max(CHECKIN_WAIT_MAX_S).default(0),
+});
+export type CheckinBody = z.input<typeof ZCheckinBody>;
+
+/** Arguments of a command (which apply depends on its type). */
+export const ZAgentCommandArgs = z.object({
+  /** Updates to install (`install_updates`): package names or KB ids. */
+  names: z.array(z.string().min(1).max(300)).max(1000).optional(),
+  /** Package to install or remove. */
+  package: z.string().min(1).max(300).optional(),
+  /** Package version to install. */
+  version: z.string().max(100).optional(),
+  /** Script language (`run_script`). */
+  language: z.enum(['bash', 'powershell']).optional(),
+  /** Script text (`run_script`). */
+  script: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
+  /** Delay before a reboot, in seconds. */
+  delay_s: z.number().int().min(0).max(86_400).optional(),
+});
+export type AgentCommandArgs = z.infer<typeof ZAgentCommandArgs>;
+
+/** A command handed to the agent. */
+export const ZAgentCommand = z.object({
+  /** Command id; the result is posted to `/commands/{id}/result`. */
+  id: z.number().int(),
+  /** What to do. */
+  type: ZAgentCommandType,
+  /** Arguments of the command. */
+  args: ZAgentCommandArgs,
+  /** Seconds the server waits for a result before marking it `timed_out`. */
+  timeout_s: z.number().int(),
+  /** When the command was queued (ISO 8601). */
+  created_at: z.string(),
+});
+export type AgentCommand = z.infer<typeof ZAgentCommand>;
+
+/** 200 answer of a check-in. */
+export const ZCheckinResult = z.object({
+  /** Commands queued for the device (now in progress). */
+  commands: z.array(ZAgentCommand),
+  /** True when the server's stored inventory hash differs from the agent's. */
+  send_inventory: z.boolean(),
+  /** How often to check in, in seconds. */
+  checkin_interval_s: z.number().int(),
+  /** The server's clock (ISO 8601). */
+  server_time: z.string(),
+});
+export type CheckinResult = z.infer<typeof ZCheckinResult>;
+
+/** A disk of the device. */
+export const ZInventoryDisk = z.object({
+  /** Disk name, e.g. 'sda'. */
+  name: z.string().max(200),
+  /** Size in bytes. */
+  size_bytes: z.number().min(0),
+  /** Disk type, e.g. 'ssd', 'hdd'. */
+  type: z.string().max(50).nullable().optional(),
+});
+export type InventoryDisk = z.infer<typeof ZInventoryDisk>;
+
+/** A network interface of the device. */
+export const ZInventoryNic = z.object({
+  /** Interface name, e.g. 'eth0'. */
+  name: z.string().max(200),
+  /** MAC address. */
+  mac: z.string().max(64).nullable().optional(),
+  /** IP addresses on the interface. */
+  ips: z.array(z.string().max(64)).max(64),
+});
+export type InventoryNic = z.infer<typeof ZInventoryNic>;
+
+/** The system part of an inventory (stored as the device's `detail`). */
+export const ZInventorySystem = z.object({
+  /** Host name. */
+  hostname: z.string().max(255),
+  /** Fully qualified domain name. */
+  fqdn: z.string().max(255).nullable().optional(),
+  /** OS family. */
+  os_family: ZOsFamily,
+  /** OS name. */
+  os_name: z.string().max(200),
+  /** OS version. */
+  os_version: z.string().max(100),
+  /** CPU architecture. */
+  arch: z.string().max(50),
+  /** Kernel version. */
+  kernel: z.string().max(200).nullable().optional(),
+  /** CPU model. */
+  cpu: z.string().max(300).nullable().optional(),
+  /** Number of CPU cores. */
+  cpu_cores: z.number().int().min(0).nullable().optional(),
+  /** Memory in bytes. */
+  ram_bytes: z.number().min(0).nullable().optional(),
+  /** Disks. */
+  disks: z.array(ZInventoryDisk).max(256).default([]),
+  /** Network interfaces. */
+  nics: z.array(ZInventoryNic).max(256).default([]),
+  /** Hardware model. */
+  model: z.string().max(300).nullable().optional(),
+  /** Serial number. */
+  serial: z.string().max(300).nullable().optional(),
+  /** Hardware vendor. */
+  vendor: z.string().max(300).nullable().optional(),
+  /** IANA timezone of the device. */
+  timezone: z.string().max(100).nullable().optional(),
+  /** Agent version. */
+  agent_version: z.string().max(50),
+  /** Seconds since boot. */
+  uptime_s: z.number().int().min(0).nullable().optional(),
+  /** The user logged in at the console, if any. */
+  logged_in_user: z.string().max(200).nullable().optional(),
+});
+export type InventorySystem = z.infer<typeof ZInventorySystem>;
+
+/** One installed package. */
+export const ZInventorySoftware = z.object({
+  /** Package name. */
+  name: z.string().min(1).max(300),
+  /** Installed version. */
+  version: z.string().max(200),
+  /** Where it comes from, e.g. 'dpkg', 'rpm', 'msi', 'app'. */
+  source: z.string().max(50).nullable().optional(),
+  /** Package architecture. */
+  arch: z.string().max(50).nullable().optional(),
+});
+export type InventorySoftware = z.infer<typeof ZInventorySoftware>;
+
+/** One available patch (update). */
+export const ZInventoryPatch = z.object({
+  /** Package or update name. */
+  name: z.string().min(1).max(300),
+  /** Installed version; null for a new update (e.g. a Windows KB). */
+  current_version: z.string().max(200).nullable().optional(),
+  /** Version the patch brings. */
+  version: z.string().max(200),
+  /** Severity. */
+  severity: ZPatchSeverity,
+  /** CVE ids fixed. */
+  cves: z.array(z.string().max(50)).max(1000).default([]),
+  /** KB id (Windows), when any. */
+  kb: z.string().max(50).nullable().optional(),
+  /** Where it comes from, e.g. 'apt', 'dnf', 'wua', 'softwareupdate'. */
+  source: z.string().max(50).nullable().optional(),
+  /** Whether installing it needs a reboot. */
+  reboot_required: z.boolean().default(false),
+  /** When it was published (ISO 8601), if known. */
+  published_at: z.string().max(50).nullable().optional(),
+});
+export type InventoryPatch = z.infer<typeof ZInventoryPatch>;
+
+/** `PUT /api/agent/v1/inventory`: the whole inventory, replacing the previous one. */
+export const ZInventoryBody = z.object({
+  /** Hash of this inventory (the agent computes it; compared at check-in). */
+  hash: z.string().min(1).max(128),
+  /** The system. */
+  system: ZInventorySystem,
+  /** Installed software (at most 20,000 rows). */
+  software: z.array(ZInventorySoftware).max(INVENTORY_SOFTWARE_MAX),
+  /** Available patches (at most 5,000). */
+  patches: z.array(ZInventoryPatch).max(INVENTORY_PATCHES_MAX),
+});
+export type InventoryBody = z.input<typeof ZInventoryBody>;
+
+/** `POST /api/agent/v1/commands/{commandId}/result`: the outcome of a command (idempotent). */
+export const ZCommandResultBody = z.object({
+  /** Final status. */
+  status: ZCommandResultStatus,
+  /** Process exit code, when there was a process. */
+  exit_code: z.number().int().nullable().optional(),
+  /** Last 16 KiB of stdout. */
+  stdout_tail: z.string().max(COMMAND_TAIL_MAX).nullable().optional(),
+  /** Last 16 KiB of stderr. */
+  stderr_tail: z.string().max(COMMAND_TAIL_MAX).nullable().optional(),
+  /** When the agent started it (ISO 8601). */
+  started_at: z.string().max(50).nullable().optional(),
+  /** When the agent finished it (ISO 8601). */
+  finished_at: z.string().max(50).nullable().optional(),
+  /** Optional structured result (e.g. a scan's summary). */
+  data: z.unknown().optional(),
+});
+export type CommandResultBody = z.infer<typeof ZCommandResultBody>;
+
+/** `{commandId}` path parameter of the result route. */
+export const ZCommandIdParams = z.object({
+  /** Command id. */
+  commandId: z.coerce.number().int().positive(),
+});
+export type CommandIdParams = z.infer<typeof ZCommandIdParams>;

@@ -1,0 +1,414 @@
+import { z } from 'zod';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
+import {
+  ZAgentCommandArgs,
+  ZAgentCommandType,
+  ZInventorySystem,
+  ZOsFamily,
+  ZPatchSeverity,
+} from '../agent/agent-protocol.schema';
+
+/**
+ * Console payloads of the devices API (`/api/servers`, docs/api/devices-agent-contract.md,
+ * "Devices"). Query schemas accept the zone as `o` (alias `org`) and normalise it to `o`.
+ */
+
+/** A boolean query parameter: `true`/`false`/`1`/`0`. */
+export const ZQueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Zero-based paging of console lists. */
+export const ZPaging = z.object({
+  /** Zero-based page number. Default 0. */
+  page: z.coerce.number().int().min(0).default(0),
+  /** Rows per page, 1 to 500. Default 25. */
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+
+/** The zone of a call: `o`, alias `org`. */
+const zoneFields = {
+  /** The zone (alias `org`). */
+  o: z.coerce.number().int().positive().optional(),
+  /** Alias of `o`. */
+  org: z.coerce.number().int().positive().optional(),
+};
+
+/** Device statuses (online while last check-in + interval + grace has not passed). */
+export const DEVICE_STATUSES = ['online', 'offline'] as const;
+/** Compliance states of a device. */
+export const COMPLIANCE_STATES = ['compliant', 'pending', 'needs_attention'] as const;
+export const ZCompliance = z.enum(COMPLIANCE_STATES);
+export type Compliance = z.infer<typeof ZCompliance>;
+
+/** Fields the device list sorts by. */
+export const DEVICE_SORT_FIELDS = [
+  'name',
+  'hostname',
+  'os_family',
+  'os_name',
+  'os_version',
+  'agent_version',
+  'last_seen_at',
+  'create_time',
+  'pending_patches',
+  'compliance',
+  'needs_reboot',
+  'group_name',
+] as const;
+export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
+
+/** The device list's filters (shared by `GET /api/servers` and its CSV export). */
+export const ZDeviceFilters = z.object({
+  /** `field:asc|desc`, field one of DEVICE_SORT_FIELDS. Default `name:asc`. */
+  sort: z
+    .string()
+    .regex(new RegExp(`^(${DEVICE_SORT_FIELDS.join('|')}):(asc|desc)$`), 'Invalid sort.')
+    .optional(),
+  /** Group id. */
+  group: z.coerce.number().int().positive().optional(),
+  /** OS family. */
+  os_family: ZOsFamily.optional(),
+  /** Online or offline. */
+  status: z.enum(DEVICE_STATUSES).optional(),
+  /** Only devices that do (true) or do not (false) wait for a reboot. */
+  needs_reboot: ZQueryBool.optional(),
+  /** Compliance state. */
+  compliance: ZCompliance.optional(),
+  /** Devices carrying this tag. */
+  tag: z.string().min(1).max(100).optional(),
+  /** Substring of the name, host name, custom name, or an IP address. */
+  search: z.string().max(200).optional(),
+});
+
+/** `GET /api/servers?o=&page=&limit=&sort=&…filters` and `GET /api/servers/export.csv`. */
+export const ZListDevicesQuery = z
+  .object({ ...zoneFields, ...ZPaging.shape, ...ZDeviceFilters.shape })
+  .loose()
+  .transform(({ o, org, ...rest }) => ({ ...rest, o: o ?? org }));
+export type ListDevicesQuery = z.infer<typeof ZListDevicesQuery>;
+
+/** A device as a list row. */
+export const ZDevice = z.object({
+  /** Numeric device id. */
+  id: z.number().int(),
+  /** Public device identifier (uuid). */
+  uuid: z.string(),
+  /** Host name as the agent reports it (the family's `name`). */
+  name: z.string(),
+  /** Custom name when set, else host name. */
+  display_name: z.string(),
+  /** Name an administrator gave it; null when none. */
+  custom_name: z.string().nullable(),
+  /** Host name. */
+  hostname: z.string(),
+  /** OS family. */
+  os_family: ZOsFamily,
+  /** OS name. */
+  os_name: z.string(),
+  /** OS version. */
+  os_version: z.string(),
+  /** Agent version. */
+  agent_version: z.string(),
+  /** The device's group. */
+  server_group_id: z.number().int(),
+  /** The group's name. */
+  group_name: z.string(),
+  /** Tags. */
+  tags: z.array(z.string()),
+  /** Public IP addresses. */
+  ip_addrs: z.array(z.string()),
+  /** Private IP addresses. */
+  ip_addrs_private: z.array(z.string()),
+  /** Whether the device is online (last check-in + interval + grace not passed). */
+  connected: z.boolean(),
+  /** Last check-in (ISO 8601); null before the first. */
+  last_seen_at: z.string().nullable(),
+  /** Whether it waits for a reboot. */
+  needs_reboot: z.boolean(),
+  /** Number of available patches. */
+  pending_patches: z.number().int(),
+  /** Compliance state. */
+  compliance: ZCompliance,
+  /** Enrolment time (ISO 8601). */
+  create_time: z.string(),
+  /** Next scheduled patch time (ISO 8601); null until policies schedule one. */
+  next_patch_time: z.string().nullable(),
+});
+export type Device = z.infer<typeof ZDevice>;
+
+/** `{ data, size }` of the device list. */
+export const ZDeviceList = z.object({
+  /** The page's rows. */
+  data: z.array(ZDevice),
+  /** Total rows matching the filters. */
+  size: z.number().int(),
+});
+export type DeviceList = z.infer<typeof ZDeviceList>;
+
+/** Statuses of a command. */
+export const COMMAND_STATUSES = ['pending', 'in_progress', 'success', 'error', 'timed_out', 'canceled'] as const;
+export const ZCommandStatus = z.enum(COMMAND_STATUSES);
+export type CommandStatus = z.infer<typeof ZCommandStatus>;
+
+/** A command as the console sees it. */
+export const ZDeviceCommand = z.object({
+  /** Command id. */
+  id: z.number().int(),
+  /** Agent command type. */
+  type: ZAgentCommandType,
+  /** Arguments. */
+  args: ZAgentCommandArgs,
+  /** Status. */
+  status: ZCommandStatus,
+  /** Exit code, when finished. */
+  exit_code: z.number().int().nullable(),
+  /** Last 16 KiB of stdout. */
+  stdout_tail: z.string().nullable(),
+  /** Last 16 KiB of stderr. */
+  stderr_tail: z.string().nullable(),
+  /** When queued (ISO 8601). */
+  created_at: z.string(),
+  /** When the agent picked it up (ISO 8601). */
+  started_at: z.string().nullable(),
+  /** When it finished (ISO 8601). */
+  finished_at: z.string().nullable(),
+  /** Id of the user who queued it; null for the system. */
+  created_by: z.number().int().nullable(),
+});
+export type DeviceCommand = z.infer<typeof ZDeviceCommand>;
+
+/** `GET /api/servers/{id}?o=`: the row with its details. */
+export const ZDeviceDetail = ZDevice.extend({
+  /** The inventory's system part; null before the first inventory. */
+  detail: ZInventorySystem.partial().nullable(),
+  /** Administrator's notes. */
+  notes: z.string(),
+  /** Installed packages. */
+  package_count: z.number().int(),
+  /** When the last inventory arrived (ISO 8601). */
+  last_inventory_at: z.string().nullable(),
+  /** The latest 20 commands. */
+  commands: z.array(ZDeviceCommand),
+});
+export type DeviceDetail = z.infer<typeof ZDeviceDetail>;
+
+/** `{id}` path parameter of a device. */
+export const ZDeviceIdParams = z.object({
+  /** Device id. */
+  id: z.coerce.number().int().positive(),
+});
+export type DeviceIdParams = z.infer<typeof ZDeviceIdParams>;
+
+/** `PUT /api/servers/{id}?o=`. */
+export const ZUpdateDeviceBody = z.object({
+  /** Custom name; empty or null clears it. */
+  custom_name: z.string().trim().max(255).nullable().optional(),
+  /** Move to this group (of the same zone). */
+  server_group_id: z.number().int().positive().optional(),
+  /** Replace the tags. */
+  tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+  /** Notes. */
+  notes: z.string().max(10_000).optional(),
+});
+export type UpdateDeviceBody = z.infer<typeof ZUpdateDeviceBody>;
+
+/** `GET /api/servers/{id}/packages?o=&page=&limit=&search=&needs_update=`. */
+export const ZDevicePackagesQuery = z
+  .object({
+    ...zoneFields,
+    ...ZPaging.shape,
+    /** Substring of the package name. */
+    search: z.string().max(200).optional(),
+    /** Only packages with (true) or without (false) an available update. */
+    needs_update: ZQueryBool.optional(),
+  })
+  .loose()
+  .transform(({ o, org, ...rest }) => ({ ...rest, o: o ?? org }));
+export type DevicePackagesQuery = z.infer<typeof ZDevicePackagesQuery>;
+
+/** An available update of a package. */
+export const ZPackagePatch = z.object({
+  /** Version it brings. */
+  version: z.string(),
+  /** Severity. */
+  severity: ZPatchSeverity,
+  /** CVE ids. */
+  cves: z.array(z.string()),
+  /** KB id, when any. */
+  kb: z.string().nullable(),
+  /** Whether it needs a reboot. */
+  reboot_required: z.boolean(),
+});
+export type PackagePatch = z.infer<typeof ZPackagePatch>;
+
+/** One package of a device (installed, or a new update such as a KB, with version ''). */
+export const ZDevicePackage = z.object({
+  /** Package name. */
+  name: z.string(),
+  /** Installed version ('' when not installed, e.g. a new KB). */
+  version: z.string(),
+  /** Source. */
+  source: z.string().nullable(),
+  /** The available update, or null. */
+  patch: ZPackagePatch.nullable(),
+});
+export type DevicePackage = z.infer<typeof ZDevicePackage>;
+
+/** `{ data, size }` of a device's packages. */
+export const ZDevicePackageList = z.object({
+  /** The page's rows. */
+  data: z.array(ZDevicePackage),
+  /** Total rows. */
+  size: z.number().int(),
+});
+export type DevicePackageList = z.infer<typeof ZDevicePackageList>;
+
+/** Command names the console queues (the family's `command_type_name`). */
+export const QUEUE_COMMAND_TYPES = [
+  'GetOS',
+  'InstallAllUpdates',
+  'InstallUpdate',
+  'InstallPackage',
+  'RemovePackage',
+  'Reboot',
+] as const;
+export const ZQueueCommandType = z.enum(QUEUE_COMMAND_TYPES);
+export type QueueCommandType = z.infer<typeof ZQueueCommandType>;
+
+/** How each console command maps to an agent command. */
+export const QUEUE_COMMAND_TO_AGENT: Record<QueueCommandType, z.infer<typeof ZAgentCommandType>> = {
+  GetOS: 'scan',
+  InstallAllUpdates: 'install_all',
+  InstallUpdate: 'install_updates',
+  InstallPackage: 'install_package',
+  RemovePackage: 'remove_package',
+  Reboot: 'reboot',
+};
+
+/** `POST /api/servers/{id}/queues?o=` → 201 the command. */
+export const ZQueueCommandBody = z
+  .object({
+    /** The command. */
+    command_type_name: ZQueueCommandType,
+    /** Arguments (`names` for InstallUpdate, `package`/`version` for packages, `delay_s` for Reboot). */
+    args: ZAgentCommandArgs.optional(),
+  })
+  .refine((b) => b.command_type_name !== 'InstallUpdate' || (b.args?.names?.length ?? 0) > 0, {
+    path: ['args', 'names'],
+    message: 'Name at least one update.',
+  })
+  .refine((b) => !['InstallPackage', 'RemovePackage'].includes(b.command_type_name) || Boolean(b.args?.package), {
+    path: ['args', 'package'],
+    message: 'Name the package.',
+  });
+export type QueueCommandBody = z.infer<typeof ZQueueCommandBody>;
+
+/** `GET /api/servers/{id}/commands?o=&page=&limit=`. */
+export const ZDeviceCommandsQuery = z
+  .object({ ...zoneFields, ...ZPaging.shape })
+  .loose()
+  .transform(({ o, org, ...rest }) => ({ ...rest, o: o ?? org }));
+export type DeviceCommandsQuery = z.infer<typeof ZDeviceCommandsQuery>;
+
+/** `{ data, size }` of a device's commands, newest first. */
+export const ZDeviceCommandList = z.object({
+  /** The page's rows. */
+  data: z.array(ZDeviceCommand),
+  /** Total rows. */
+  size: z.number().int(),
+});
+export type DeviceCommandList = z.infer<typeof ZDeviceCommandList>;
+
+/** Bulk actions on devices. */
+export const BATCH_ACTIONS = ['tag', 'untag', 'group', 'scan', 'reboot', 'remove'] as const;
+/** Most devices in one bulk action. */
+export const BATCH_MAX = 500;
+
+/** `POST /api/servers/batch?o=` → `{ affected }`. */
+export const ZDeviceBatchBody = z
+  .object({
+    /** What to do. */
+    action: z.enum(BATCH_ACTIONS),
+    /** Device ids, 1 to 500. */
+    ids: z.array(z.number().int().positive()).min(1).max(BATCH_MAX),
+    /** Tags to add (`tag`) or remove (`untag`). */
+    tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+    /** Target group (`group`). */
+    server_group_id: z.number().int().positive().optional(),
+  })
+  .refine((b) => !['tag', 'untag'].includes(b.action) || (b.tags?.length ?? 0) > 0, {
+    path: ['tags'],
+    message: 'Name at least one tag.',
+  })
+  .refine((b) => b.action !== 'group' || b.server_group_id !== undefined, {
+    path: ['server_group_id'],
+    message: 'Choose a group.',
+  });
+export type DeviceBatchBody = z.infer<typeof ZDeviceBatchBody>;
+
+/** Answer of a bulk action. */
+export const ZDeviceBatchResult = z.object({
+  /** Devices the action applied to (ids of other zones are ignored). */
+  affected: z.number().int(),
+});
+export type DeviceBatchResult = z.infer<typeof ZDeviceBatchResult>;
+
+/** `GET /api/info?o=`: how to add devices. */
+export const ZAgentInfo = z.object({
+  /** The server's public URL agents connect to. */
+  server_url: z.string(),
+  /** The zone's access key; null unless the caller has Organization.manage. */
+  access_key: z.string().nullable(),
+  /** Install and enrol command lines per OS (using the key, or a placeholder). */
+  install: z.object({
+    /** Linux command lines. */
+    linux: z.string(),
+    /** macOS command lines. */
+    mac: z.string(),
+    /** Windows (PowerShell) command lines. */
+    windows: z.string(),
+  }),
+});
+export type AgentInfo = z.infer<typeof ZAgentInfo>;
+
+/** `GET /api/dashboard?o=`: device counts from real data. */
+export const ZDashboard = z.object({
+  /** Device counts by status. */
+  devices: z.object({
+    /** All devices (not removed). */
+    total: z.number().int(),
+    /** Online now. */
+    online: z.number().int(),
+    /** Offline now. */
+    offline: z.number().int(),
+    /** Waiting for a reboot. */
+    needs_reboot: z.number().int(),
+  }),
+  /** Devices per OS family. */
+  by_os: z.array(
+    z.object({
+      /** OS family. */
+      os_family: ZOsFamily,
+      /** Devices. */
+      count: z.number().int(),
+    }),
+  ),
+  /** Devices per compliance state. */
+  compliance: z.object({
+    /** No pending patches. */
+    compliant: z.number().int(),
+    /** Pending patches, none critical or high. */
+    pending: z.number().int(),
+    /** Critical or high patches pending. */
+    needs_attention: z.number().int(),
+  }),
+  /** Available patches over all devices. */
+  patches: z.object({
+    /** All pending patches. */
+    pending: z.number().int(),
+    /** Critical ones. */
+    critical: z.number().int(),
+    /** High ones. */
+    high: z.number().int(),
+  }),
+});
+export type Dashboard = z.infer<typeof ZDashboard>;

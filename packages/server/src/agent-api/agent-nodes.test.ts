@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/app';
+import { buildZoneWithKey, checkinAs, enrollDevice } from '../test/agents';
+import { createTestDb, type TestDbHandle } from '../test/db';
+
+/**
+ * Two server nodes on one PostgreSQL: a command queued on one node wakes a check-in waiting
+ * on the other (LISTEN/NOTIFY), and a re-enrolment on one drops the old token on the other.
+ * PostgreSQL only: PGlite is one process's database, there is no second node.
+ */
+describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL)', () => {
+  let db: TestDbHandle;
+  let nodeA: TestApp;
+  let nodeB: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    nodeA = await startTestApp({ db, config: { databaseUrl: db.url } });
+    nodeB = await startTestApp({ db, config: { databaseUrl: db.url } });
+    // Let both listeners connect.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  });
+  afterAll(async () => {
+    await nodeA?.close();
+    await nodeB?.close();
+    await db?.close();
+  });
+
+  it('wakes a check-in waiting on node A when node B queues a command', async () => {
+    const z = await buildZoneWithKey(nodeB);
+    const d = await enrollDevice(nodeA, z.accessKey);
+    const waiting = checkinAs(nodeA, d.token, { wait_s: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const queued = await z.admin.post(`/api/servers/${d.id}/queues?o=${z.zone.id}`, { command_type_name: 'GetOS' });
+    expect(queued.status).toBe(201);
+    const queuedAt = Date.now();
+    const res = await waiting;
+    expect(Date.now() - queuedAt).toBeLessThan(1000);
+    expect(res.body.commands.map((c: { id: number }) => c.id)).toEqual([queued.body.id]);
+  });
+
+  it('drops the old token on node A when the device re-enrols on node B', async () => {
+    const z = await buildZoneWithKey(nodeA);
+    const d = await enrollDevice(nodeA, z.accessKey);
+    expect((await checkinAs(nodeA, d.token)).status).toBe(200); // cached on A
+    await enrollDevice(nodeB, z.accessKey, { machine_id: d.machineId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await checkinAs(nodeA, d.token)).status).toBe(401);
+  });
+});

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  INVENTORY_BODY_MAX_BYTES,
+  ZCheckinBody,
+  ZCheckinResult,
+  ZCommandIdParams,
+  ZCommandResultBody,
+  ZEnrollBody,
+  ZEnrollResult,
+  ZInventoryBody,
+} from '@patchwell/core/agent/agent-protocol.schema';
+import { z } from 'zod';
+import { ZApiError } from '@patchwell/core/shell/errors';
+import type { AppContext } from '../context';
+import { bearerToken } from '../http/access';
+import type { AgentRuntime } from './agent-runtime';
+import { authenticateDevice, checkin, enroll, postCommandResult, putInventory } from './agent.service';
+
+const tags = ['agent'];
+const security: Record<string, string[]>[] = [{ bearerAuth: [] }];
+const errors = { 400: ZApiError, 401: ZApiError, 410: ZApiError, 429: ZApiError };
+
+/**
+ * The agents' API under /api/agent/v1. Access is `public` for the console's rules (no
+ * session, no zone role): each route authenticates the device token itself, and every
+ * query is bound to that device.
+ */
+export async function agentRoutes(root: FastifyInstance, ctx: AppContext, agents: AgentRuntime): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const actx = { ...ctx, agents };
+
+  app.post(
+    '/api/agent/v1/enroll',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Enrol a device',
+        description:
+          'The zone is the access key’s (401 `agent.invalid_access_key` otherwise). The same `machine_id` in the ' +
+          'same zone gets the same device and a new token; the old token stops working.',
+        body: ZEnrollBody,
+        response: { 201: ZEnrollResult, 400: ZApiError, 401: ZApiError },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await enroll(actx, request.body)),
+  );
+
+  app.post(
+    '/api/agent/v1/checkin',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Check in (long-poll for commands)',
+        description:
+          'Records the check-in and hands out queued commands. With `wait_s` and nothing queued, answers as soon ' +
+          'as a command is queued or after `wait_s`. 401 `agent.invalid_token` (re-enrol), 410 `agent.removed` (stop).',
+        security,
+        body: ZCheckinBody,
+        response: { 200: ZCheckinResult, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const device = await authenticateDevice(actx, bearerToken(request));
+      // The response closing before we answered means the agent went away: stop waiting.
+      const disconnected = new AbortController();
+      const onClose = () => disconnected.abort();
+      reply.raw.once('close', onClose);
+      try {
+        return await checkin(actx, device, request.body, disconnected.signal);
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+    },
+  );
+
+  app.put(
+    '/api/agent/v1/inventory',
+    {
+      config: { access: 'public' },
+      bodyLimit: INVENTORY_BODY_MAX_BYTES,
+      schema: {
+        tags,
+        summary: 'Send the inventory',
+        description: 'Replaces the device’s system details, software and patches; an unchanged hash writes nothing.',
+        security,
+        body: ZInventoryBody,
+        response: { 204: z.void(), ...errors, 413: ZApiError },
+      },
+    },
+    async (request, reply) => {
+      const device = await authenticateDevice(actx, bearerToken(request));
+      await putInventory(actx, device, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/agent/v1/commands/:commandId/result',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Report a command’s result',
+        description: 'Idempotent: a result for a finished command changes nothing. Another device’s command → 404.',
+        security,
+        params: ZCommandIdParams,
+        body: ZCommandResultBody,
+        response: { 204: z.void(), ...errors, 404: ZApiError },
+      },
+    },
+    async (request, reply) => {
+      const device = await authenticateDevice(actx, bearerToken(request));
+      await postCommandResult(actx, device, request.params.commandId, request.body);
+      return reply.code(204).send();
+    },
+  );
+}

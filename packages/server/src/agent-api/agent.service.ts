@@ -1,0 +1,207 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type {
+  AgentCommand,
+  CheckinResult,
+  CommandResultBody,
+  EnrollBody,
+  EnrollResult,
+  InventorySystem,
+  PatchSeverity,
+} from '@patchwell/core/agent/agent-protocol.schema';
+import type { AppContext } from '../context';
+import { AppError } from '../http/errors';
+import { hashAccessKey } from '../modules/zones/access-key';
+import { findZoneByAccessKeyHash } from '../modules/zones/zones.store';
+import { ensureDefaultGroup } from '../modules/devices/groups.store';
+import type { CommandRow } from '../modules/devices/devices.store';
+import type { AgentRuntime } from './agent-runtime';
+import {
+  findDeviceByTokenHash,
+  recordCommandResult,
+  replaceInventory,
+  takePendingCommands,
+  upsertEnrolledDevice,
+  type DeviceIdentity,
+} from './agent.store';
+
+/**
+ * The agent protocol (docs/api/devices-agent-contract.md): enrolment with the zone's access
+ * key, then device-token calls. These routes are outside the console's authorization: the
+ * token is the device, and every query is bound to that device's id and zone.
+ */
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'logger'> & { agents: AgentRuntime };
+
+export const AGENT_ERRORS = {
+  invalidAccessKey: { code: 'agent.invalid_access_key', status: 401, message: 'The access key is not valid.' },
+  invalidToken: { code: 'agent.invalid_token', status: 401, message: 'The device token is not valid.' },
+  removed: { code: 'agent.removed', status: 410, message: 'This device was removed; stop the agent.' },
+  rateLimited: { code: 'agent.rate_limited', status: 429, message: 'Too many requests from this device.' },
+  commandNotFound: { code: 'not_found', status: 404, message: 'Not found.' },
+} as const;
+
+function fail(e: (typeof AGENT_ERRORS)[keyof typeof AGENT_ERRORS], headers?: Record<string, string>): AppError {
+  return new AppError(e.code, e.status, e.message, undefined, headers);
+}
+
+const TOKEN_PREFIX = 'pwd_';
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `pwd_` + 40 random alphanumeric characters (~238 bits). */
+export function generateDeviceToken(): string {
+  const bytes = randomBytes(40);
+  let out = TOKEN_PREFIX;
+  // 256 % 62 leaves a small bias; 40 characters of it are still far beyond guessing.
+  for (const b of bytes) out += TOKEN_ALPHABET[b % TOKEN_ALPHABET.length];
+  return out;
+}
+
+export function hashDeviceToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Registers a device in the access key's zone; the same machine gets the same device and a new token. */
+export async function enroll(ctx: Ctx, body: EnrollBody): Promise<EnrollResult> {
+  const zone = await findZoneByAccessKeyHash(ctx.db, hashAccessKey(body.access_key));
+  if (!zone) throw fail(AGENT_ERRORS.invalidAccessKey);
+  const now = ctx.clock.now();
+  const group = await ensureDefaultGroup(ctx.db, zone.id, now);
+  const token = generateDeviceToken();
+  const { device, previousTokenHash } = await upsertEnrolledDevice(ctx.db, {
+    zoneId: zone.id,
+    body,
+    tokenHash: hashDeviceToken(token),
+    group,
+    now,
+  });
+  // The old token stops working here at once, and on other nodes through NOTIFY (or the cache TTL).
+  if (previousTokenHash) await ctx.agents.forget([device.id]);
+  return {
+    device_id: device.id,
+    device_uuid: device.uuid,
+    token,
+    checkin_interval_s: device.checkinIntervalS,
+  };
+}
+
+/**
+ * The device a bearer token stands for, from the cache when possible. Invalid → 401,
+ * removed → 410, over its rate → 429.
+ */
+export async function authenticateDevice(ctx: Ctx, token: string | undefined): Promise<DeviceIdentity> {
+  if (!token || !token.startsWith(TOKEN_PREFIX)) throw fail(AGENT_ERRORS.invalidToken);
+  const hash = hashDeviceToken(token);
+  let device = ctx.agents.tokens.get(hash);
+  if (!device) {
+    device = await findDeviceByTokenHash(ctx.db, hash);
+    if (!device) throw fail(AGENT_ERRORS.invalidToken);
+    ctx.agents.tokens.set(device);
+  }
+  if (device.removed) throw fail(AGENT_ERRORS.removed);
+  if (!ctx.agents.allow(device.id)) throw fail(AGENT_ERRORS.rateLimited, { 'retry-after': '60' });
+  return device;
+}
+
+export function toAgentCommand(row: CommandRow): AgentCommand {
+  return {
+    id: row.id,
+    type: row.type,
+    args: row.args,
+    timeout_s: row.timeoutS,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * A check-in: records it (coalesced), hands out queued commands, and with `wait_s` waits
+ * for one to be queued. `signal` ends the wait when the agent disconnects.
+ */
+export async function checkin(
+  ctx: Ctx,
+  device: DeviceIdentity,
+  body: {
+    status: {
+      uptime_s?: number | null;
+      logged_in_user?: string | null;
+      needs_reboot?: boolean;
+      ip_addrs?: string[];
+      ip_addrs_private?: string[];
+    };
+    inventory_hash?: string | null;
+    wait_s: number;
+  },
+  signal: AbortSignal,
+): Promise<CheckinResult> {
+  const { status } = body;
+  ctx.agents.seen({
+    id: device.id,
+    at: ctx.clock.now().toISOString(),
+    needs_reboot: status.needs_reboot ?? null,
+    ip_addrs: status.ip_addrs ?? null,
+    ip_addrs_private: status.ip_addrs_private ?? null,
+    uptime_s: status.uptime_s ?? null,
+    logged_in_user: status.logged_in_user ?? null,
+  });
+  let commands = await takePendingCommands(ctx.db, device.id, ctx.clock.now());
+  if (!commands.length && body.wait_s > 0) {
+    // Woken by a queueing (here or, through NOTIFY, on another node), or the wait ends.
+    // A command queued between the query above and the wait starting is caught by the
+    // query after it: the wake-up only shortens the wait, it never carries the command.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal.addEventListener('abort', onAbort);
+    try {
+      const waited = ctx.agents.waitForCommand(device.id, body.wait_s * 1000, stop.signal);
+      commands = await takePendingCommands(ctx.db, device.id, ctx.clock.now());
+      if (!commands.length && (await waited)) {
+        commands = await takePendingCommands(ctx.db, device.id, ctx.clock.now());
+      }
+    } finally {
+      stop.abort();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+  return {
+    commands: commands.map(toAgentCommand),
+    // A device the server has no inventory of is always asked for one.
+    send_inventory: device.inventoryHash === null || (body.inventory_hash ?? null) !== device.inventoryHash,
+    checkin_interval_s: device.checkinIntervalS,
+    server_time: ctx.clock.now().toISOString(),
+  };
+}
+
+/** Replaces the device's inventory (nothing is written when its hash is unchanged). */
+export async function putInventory(
+  ctx: Ctx,
+  device: DeviceIdentity,
+  body: {
+    hash: string;
+    system: InventorySystem;
+    software: { name: string; version: string; source?: string | null; arch?: string | null }[];
+    patches: {
+      name: string;
+      current_version?: string | null;
+      version: string;
+      severity: PatchSeverity;
+      cves: string[];
+      kb?: string | null;
+      source?: string | null;
+      reboot_required: boolean;
+      published_at?: string | null;
+    }[];
+  },
+): Promise<void> {
+  await replaceInventory(ctx.db, device.id, body, ctx.clock.now());
+  ctx.agents.tokens.update(device.id, { inventoryHash: body.hash });
+}
+
+/** Records a command's result once; another device's command answers 404. */
+export async function postCommandResult(
+  ctx: Ctx,
+  device: DeviceIdentity,
+  commandId: number,
+  body: CommandResultBody,
+): Promise<void> {
+  const outcome = await recordCommandResult(ctx.db, device.id, commandId, body, ctx.clock.now());
+  if (outcome === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
+}

@@ -1,0 +1,290 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type {
+  CommandResultBody,
+  EnrollBody,
+  InventorySystem,
+  PatchSeverity,
+} from '@patchwell/core/agent/agent-protocol.schema';
+import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import type { Db } from '../db/client';
+import { deviceCommands, devicePatches, deviceSoftware, devices } from '../db/schema';
+import type { GroupRow } from '../modules/devices/groups.store';
+
+/** What the token cache keeps of a device: enough to answer a check-in without a query. */
+export type DeviceIdentity = {
+  id: number;
+  organizationId: number;
+  tokenHash: string;
+  removed: boolean;
+  checkinIntervalS: number;
+  inventoryHash: string | null;
+};
+
+const identityColumns = {
+  id: devices.id,
+  organizationId: devices.organizationId,
+  tokenHash: devices.tokenHash,
+  removedAt: devices.removedAt,
+  checkinIntervalS: devices.checkinIntervalS,
+  inventoryHash: devices.inventoryHash,
+};
+
+function toIdentity(row: {
+  id: number;
+  organizationId: number;
+  tokenHash: string;
+  removedAt: Date | null;
+  checkinIntervalS: number;
+  inventoryHash: string | null;
+}): DeviceIdentity {
+  const { removedAt, ...rest } = row;
+  return { ...rest, removed: removedAt !== null };
+}
+
+export async function findDeviceByTokenHash(db: Db, tokenHash: string): Promise<DeviceIdentity | undefined> {
+  const [row] = await db.select(identityColumns).from(devices).where(eq(devices.tokenHash, tokenHash)).limit(1);
+  return row ? toIdentity(row) : undefined;
+}
+
+/**
+ * Enrols a device: a new row, or, for a `machine_id` already known in the zone, the same
+ * row with the new token (and brought back if it had been removed). Returns the device and
+ * the token hash it had before (to drop from the cache).
+ */
+export async function upsertEnrolledDevice(
+  db: Db,
+  input: { zoneId: number; body: EnrollBody; tokenHash: string; group: GroupRow; now: Date },
+): Promise<{ device: typeof devices.$inferSelect; previousTokenHash: string | null }> {
+  const { body } = input;
+  const [previous] = await db
+    .select({ tokenHash: devices.tokenHash })
+    .from(devices)
+    .where(and(eq(devices.organizationId, input.zoneId), eq(devices.machineId, body.machine_id)))
+    .limit(1);
+  const fields = {
+    hostname: body.hostname,
+    osFamily: body.os_family,
+    osName: body.os_name,
+    osVersion: body.os_version,
+    arch: body.arch,
+    agentVersion: body.agent_version,
+    tokenHash: input.tokenHash,
+  };
+  const [device] = await db
+    .insert(devices)
+    .values({
+      ...fields,
+      organizationId: input.zoneId,
+      groupId: input.group.id,
+      checkinIntervalS: input.group.checkinIntervalS,
+      machineId: body.machine_id,
+      createdAt: input.now,
+    })
+    .onConflictDoUpdate({
+      target: [devices.organizationId, devices.machineId],
+      set: { ...fields, removedAt: null },
+    })
+    .returning();
+  return { device: device!, previousTokenHash: previous?.tokenHash ?? null };
+}
+
+/** Hands out the device's pending commands: they become `in_progress`, oldest first. */
+export async function takePendingCommands(db: Db, deviceId: number, now: Date) {
+  const pending = db
+    .select({ id: deviceCommands.id })
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.status, 'pending')))
+    .orderBy(asc(deviceCommands.id))
+    .limit(100)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .update(deviceCommands)
+    .set({ status: 'in_progress', startedAt: now })
+    .where(inArray(deviceCommands.id, pending))
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+// Rows per INSERT: well under PostgreSQL's 65,535 parameters.
+const INSERT_CHUNK = 2000;
+
+const RANK: Record<PatchSeverity, number> = { critical: 5, high: 4, medium: 3, low: 2, unknown: 1, none: 0 };
+
+/** Compliance from pending patches: none → compliant; a critical or high one → needs attention. */
+export function complianceOf(severities: PatchSeverity[]): Compliance {
+  if (!severities.length) return 'compliant';
+  return severities.some((s) => RANK[s] >= RANK.high) ? 'needs_attention' : 'pending';
+}
+
+export type InventoryInput = {
+  hash: string;
+  system: InventorySystem;
+  software: { name: string; version: string; source?: string | null; arch?: string | null }[];
+  patches: {
+    name: string;
+    current_version?: string | null;
+    version: string;
+    severity: PatchSeverity;
+    cves: string[];
+    kb?: string | null;
+    source?: string | null;
+    reboot_required: boolean;
+    published_at?: string | null;
+  }[];
+};
+
+function dateOrNull(s: string | null | undefined): Date | null {
+  if (!s) return null;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/**
+ * Replaces the device's inventory in one transaction, unless its stored hash already equals
+ * `hash` (then nothing is written). Returns whether it wrote.
+ */
+export async function replaceInventory(db: Db, deviceId: number, input: InventoryInput, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Locks the row: two inventories of one device are applied one after the other.
+    const [current] = await tx
+      .select({ hash: devices.inventoryHash })
+      .from(devices)
+      .where(eq(devices.id, deviceId))
+      .for('update');
+    if (!current || current.hash === input.hash) return false;
+    await tx.delete(deviceSoftware).where(eq(deviceSoftware.deviceId, deviceId));
+    await tx.delete(devicePatches).where(eq(devicePatches.deviceId, deviceId));
+    for (let i = 0; i < input.software.length; i += INSERT_CHUNK) {
+      await tx.insert(deviceSoftware).values(
+        input.software.slice(i, i + INSERT_CHUNK).map((s) => ({
+          deviceId,
+          name: s.name,
+          version: s.version,
+          source: s.source ?? null,
+          arch: s.arch ?? null,
+        })),
+      );
+    }
+    for (let i = 0; i < input.patches.length; i += INSERT_CHUNK) {
+      await tx.insert(devicePatches).values(
+        input.patches.slice(i, i + INSERT_CHUNK).map((p) => ({
+          deviceId,
+          name: p.name,
+          currentVersion: p.current_version ?? null,
+          version: p.version,
+          severity: p.severity,
+          cves: p.cves,
+          kb: p.kb ?? null,
+          source: p.source ?? null,
+          rebootRequired: p.reboot_required,
+          publishedAt: dateOrNull(p.published_at),
+        })),
+      );
+    }
+    const { system } = input;
+    await tx
+      .update(devices)
+      .set({
+        inventoryHash: input.hash,
+        lastInventoryAt: now,
+        detail: system,
+        hostname: system.hostname,
+        osFamily: system.os_family,
+        osName: system.os_name,
+        osVersion: system.os_version,
+        arch: system.arch,
+        agentVersion: system.agent_version,
+        pendingPatches: input.patches.length,
+        compliance: complianceOf(input.patches.map((p) => p.severity)),
+      })
+      .where(eq(devices.id, deviceId));
+    return true;
+  });
+}
+
+export type ResultOutcome = 'recorded' | 'unchanged' | 'not_found';
+
+/**
+ * Records a command's result, once: a command of another device is `not_found`; one that
+ * already has a final status (a repeated post, or timed out by the sweep) is left alone.
+ */
+export async function recordCommandResult(
+  db: Db,
+  deviceId: number,
+  commandId: number,
+  result: CommandResultBody,
+  now: Date,
+): Promise<ResultOutcome> {
+  const [command] = await db
+    .select({ id: deviceCommands.id, status: deviceCommands.status, startedAt: deviceCommands.startedAt })
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.id, commandId), eq(deviceCommands.deviceId, deviceId)))
+    .limit(1);
+  if (!command) return 'not_found';
+  if (command.status !== 'pending' && command.status !== 'in_progress') return 'unchanged';
+  const updated = await db
+    .update(deviceCommands)
+    .set({
+      status: result.status,
+      exitCode: result.exit_code ?? null,
+      stdoutTail: result.stdout_tail ?? null,
+      stderrTail: result.stderr_tail ?? null,
+      data: result.data ?? null,
+      startedAt: dateOrNull(result.started_at) ?? command.startedAt ?? now,
+      finishedAt: dateOrNull(result.finished_at) ?? now,
+    })
+    .where(and(eq(deviceCommands.id, commandId), inArray(deviceCommands.status, ['pending', 'in_progress'])))
+    .returning({ id: deviceCommands.id });
+  return updated.length ? 'recorded' : 'unchanged';
+}
+
+/** One device's coalesced check-in: when, and what its status said. */
+export type SeenEntry = {
+  id: number;
+  at: string;
+  needs_reboot: boolean | null;
+  ip_addrs: string[] | null;
+  ip_addrs_private: string[] | null;
+  uptime_s: number | null;
+  logged_in_user: string | null;
+};
+
+/** Writes many check-ins in one UPDATE (last-seen, reboot flag, addresses, uptime, user). */
+export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void> {
+  if (!entries.length) return;
+  await db.execute(sql`
+    update ${devices} as d set
+      last_seen_at = greatest(d.last_seen_at, v.at),
+      needs_reboot = coalesce(v.needs_reboot, d.needs_reboot),
+      ip_addrs = coalesce(v.ip_addrs, d.ip_addrs),
+      ip_addrs_private = coalesce(v.ip_addrs_private, d.ip_addrs_private),
+      detail = case when v.uptime_s is null and v.logged_in_user is null then d.detail
+                    else coalesce(d.detail, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('uptime_s', v.uptime_s, 'logged_in_user', v.logged_in_user)) end
+    from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
+      id int, at timestamptz, needs_reboot boolean, ip_addrs text[], ip_addrs_private text[], uptime_s bigint, logged_in_user text)
+    where d.id = v.id`);
+}
+
+/**
+ * Marks up to `limit` open commands whose deadline passed as `timed_out`; returns how many.
+ * Rows another node is sweeping or a result is being written to are skipped, not waited for.
+ */
+export async function timeOutCommands(db: Db, now: Date, limit: number): Promise<number> {
+  const overdue = db
+    .select({ id: deviceCommands.id })
+    .from(deviceCommands)
+    .where(
+      and(
+        inArray(deviceCommands.status, ['pending', 'in_progress']),
+        sql`${deviceCommands.deadlineAt} < ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .update(deviceCommands)
+    .set({ status: 'timed_out', finishedAt: now })
+    .where(inArray(deviceCommands.id, overdue))
+    .returning({ id: deviceCommands.id });
+  return rows.length;
+}

@@ -1,0 +1,49 @@
+import type { AppContext } from '../context';
+import { timeOutCommands } from './agent.store';
+
+/** Seconds past a command's own timeout before the server gives up on it. */
+export const COMMAND_TIMEOUT_GRACE_S = 60;
+/** How often each node looks for overdue commands. */
+export const COMMAND_SWEEP_INTERVAL_MS = 15_000;
+const BATCH = 1000;
+
+/**
+ * Marks every command past its deadline `timed_out`, in batches. Safe on several nodes at
+ * once: each batch skips rows another node holds, and a final status is never overwritten.
+ */
+export async function sweepOverdueCommands(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<number> {
+  const now = ctx.clock.now();
+  let total = 0;
+  for (;;) {
+    const n = await timeOutCommands(ctx.db, now, BATCH);
+    total += n;
+    if (n < BATCH) return total;
+  }
+}
+
+/** Runs {@link sweepOverdueCommands} every `intervalMs`; the timer does not keep the process alive. */
+export function startCommandSweeper(
+  ctx: AppContext,
+  intervalMs: number = COMMAND_SWEEP_INTERVAL_MS,
+): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = sweepOverdueCommands(ctx)
+      .then((n) => {
+        if (n) ctx.logger.debug({ commands: n }, 'commands timed out');
+      })
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'sweep of overdue commands failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,395 @@
+import type { AgentCommandArgs, AgentCommandType, PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
+import {
+  QUEUE_COMMAND_TO_AGENT,
+  type AgentInfo,
+  type Dashboard,
+  type Device,
+  type DeviceBatchBody,
+  type DeviceBatchResult,
+  type DeviceCommand,
+  type DeviceCommandList,
+  type DeviceDetail,
+  type DeviceList,
+  type DevicePackageList,
+  type DeviceSortField,
+  type ListDevicesQuery,
+  type QueueCommandBody,
+  type UpdateDeviceBody,
+} from '@patchwell/core/devices/devices.schema';
+import type { AgentRuntime } from '../../agent-api/agent-runtime';
+import { COMMAND_TIMEOUT_GRACE_S } from '../../agent-api/commands-sweep';
+import type { AppContext } from '../../context';
+import { notFound, type Authz } from '../../http/authz';
+import { AppError, validationError } from '../../http/errors';
+import { requireZone } from '../zones/zone-access.service';
+import { getAccessKey } from '../zones/zone-settings.service';
+import {
+  changeTags,
+  countPackages,
+  dashboardCounts,
+  findCommands,
+  findDevice,
+  findDevicePackages,
+  findDevices,
+  findZoneDeviceIds,
+  insertCommands,
+  removeDevices,
+  updateDevice as storeUpdateDevice,
+  type CommandRow,
+  type DeviceFilter,
+  type DeviceListRow,
+  type DeviceSort,
+} from './devices.store';
+import { findGroup, moveDevicesToGroup } from './groups.store';
+
+type Ctx = AppContext & { agents: AgentRuntime };
+
+/** Seconds the server waits for each command type's result before the grace. */
+export const COMMAND_TIMEOUTS_S: Record<AgentCommandType, number> = {
+  scan: 900,
+  install_all: 7200,
+  install_updates: 7200,
+  install_package: 3600,
+  remove_package: 3600,
+  run_script: 900,
+  reboot: 900,
+};
+
+export function toDevice(row: DeviceListRow): Device {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    name: row.hostname,
+    display_name: row.customName || row.hostname,
+    custom_name: row.customName,
+    hostname: row.hostname,
+    os_family: row.osFamily,
+    os_name: row.osName,
+    os_version: row.osVersion,
+    agent_version: row.agentVersion,
+    server_group_id: row.groupId,
+    group_name: row.groupName,
+    tags: row.tags,
+    ip_addrs: row.ipAddrs,
+    ip_addrs_private: row.ipAddrsPrivate,
+    connected: row.isOnline,
+    last_seen_at: row.lastSeenAt?.toISOString() ?? null,
+    needs_reboot: row.needsReboot,
+    pending_patches: row.pendingPatches,
+    compliance: row.compliance,
+    create_time: row.createdAt.toISOString(),
+    next_patch_time: null,
+  };
+}
+
+export function toDeviceCommand(row: CommandRow): DeviceCommand {
+  return {
+    id: row.id,
+    type: row.type,
+    args: row.args,
+    status: row.status,
+    exit_code: row.exitCode,
+    stdout_tail: row.stdoutTail,
+    stderr_tail: row.stderrTail,
+    created_at: row.createdAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+    created_by: row.createdBy,
+  };
+}
+
+/** The list filters of a query (shared by the list and the CSV export). */
+export function filterOf(query: ListDevicesQuery): DeviceFilter {
+  return {
+    group: query.group,
+    osFamily: query.os_family,
+    status: query.status,
+    needsReboot: query.needs_reboot,
+    compliance: query.compliance,
+    tag: query.tag,
+    search: query.search,
+  };
+}
+
+export function sortOf(sort: string | undefined): DeviceSort {
+  const [field, dir] = (sort ?? 'name:asc').split(':') as [DeviceSortField, 'asc' | 'desc'];
+  return { field, dir };
+}
+
+/** `GET /api/servers` (Endpoint.read). */
+export async function listDevices(ctx: Ctx, authz: Authz, query: ListDevicesQuery): Promise<DeviceList> {
+  const zone = await requireZone(ctx, authz, query.o, 'Endpoint', 'read');
+  const { rows, size } = await findDevices(ctx.db, zone.id, filterOf(query), {
+    sort: sortOf(query.sort),
+    offset: query.page * query.limit,
+    limit: query.limit,
+    now: ctx.clock.now(),
+  });
+  return { data: rows.map(toDevice), size };
+}
+
+/** Pages of the filtered list for the CSV export (Endpoint.read), checked before the first row is sent. */
+export async function exportDevices(
+  ctx: Ctx,
+  authz: Authz,
+  query: ListDevicesQuery,
+): Promise<AsyncGenerator<Device[], void, void>> {
+  const zone = await requireZone(ctx, authz, query.o, 'Endpoint', 'read');
+  const filter = filterOf(query);
+  const sort = sortOf(query.sort);
+  const pageSize = 1000;
+  async function* pages(): AsyncGenerator<Device[], void, void> {
+    for (let offset = 0; ; offset += pageSize) {
+      const { rows } = await findDevices(ctx.db, zone.id, filter, {
+        sort,
+        offset,
+        limit: pageSize,
+        now: ctx.clock.now(),
+      });
+      if (rows.length) yield rows.map(toDevice);
+      if (rows.length < pageSize) return;
+    }
+  }
+  return pages();
+}
+
+async function deviceOr404(ctx: Ctx, zoneId: number, id: number): Promise<DeviceListRow> {
+  const device = await findDevice(ctx.db, zoneId, id, ctx.clock.now());
+  if (!device) throw notFound();
+  return device;
+}
+
+/** `GET /api/servers/{id}` (Endpoint.read): the row, its details and latest 20 commands. */
+export async function getDevice(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<DeviceDetail> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
+  const device = await deviceOr404(ctx, zone.id, id);
+  const [packageCount, commands] = await Promise.all([
+    countPackages(ctx.db, device.id),
+    findCommands(ctx.db, zone.id, device.id, { offset: 0, limit: 20 }),
+  ]);
+  return {
+    ...toDevice(device),
+    detail: device.detail ?? null,
+    notes: device.notes,
+    package_count: packageCount,
+    last_inventory_at: device.lastInventoryAt?.toISOString() ?? null,
+    commands: commands.rows.map(toDeviceCommand),
+  };
+}
+
+/** `PUT /api/servers/{id}` (Endpoint.manage): custom name, group, tags, notes. */
+export async function updateDevice(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+  body: UpdateDeviceBody,
+): Promise<DeviceDetail> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'manage');
+  await deviceOr404(ctx, zone.id, id);
+  const patch: Parameters<typeof storeUpdateDevice>[3] = {};
+  if (body.custom_name !== undefined) patch.customName = body.custom_name ? body.custom_name : null;
+  if (body.tags !== undefined) patch.tags = [...new Set(body.tags)].sort();
+  if (body.notes !== undefined) patch.notes = body.notes;
+  if (body.server_group_id !== undefined) {
+    const group = await findGroup(ctx.db, zone.id, body.server_group_id);
+    if (!group) throw validationError({ server_group_id: ['This group does not exist.'] });
+    patch.groupId = group.id;
+    patch.checkinIntervalS = group.checkinIntervalS;
+  }
+  await storeUpdateDevice(ctx.db, zone.id, id, patch);
+  if (patch.checkinIntervalS !== undefined) await ctx.agents.forget([id]);
+  return getDevice(ctx, authz, zone.id, id);
+}
+
+/** `DELETE /api/servers/{id}` (Endpoint.delete): marks it removed; its agent gets 410 and stops. */
+export async function removeDevice(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<void> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'delete');
+  await deviceOr404(ctx, zone.id, id);
+  await removeDevices(ctx.db, zone.id, [id], ctx.clock.now());
+  await ctx.agents.forget([id]);
+}
+
+/** `GET /api/servers/{id}/packages` (Endpoint.read). */
+export async function listDevicePackages(
+  ctx: Ctx,
+  authz: Authz,
+  query: { o: number | undefined; page: number; limit: number; search?: string; needs_update?: boolean },
+  id: number,
+): Promise<DevicePackageList> {
+  const zone = await requireZone(ctx, authz, query.o, 'Endpoint', 'read');
+  await deviceOr404(ctx, zone.id, id);
+  const { rows, size } = await findDevicePackages(ctx.db, id, {
+    search: query.search,
+    needsUpdate: query.needs_update,
+    offset: query.page * query.limit,
+    limit: query.limit,
+  });
+  return {
+    data: rows.map((r) => ({
+      name: r.name,
+      version: r.version,
+      source: r.source,
+      patch:
+        r.patchVersion === null
+          ? null
+          : {
+              version: r.patchVersion,
+              severity: (r.severity ?? 'unknown') as PatchSeverity,
+              cves: r.cves ?? [],
+              kb: r.kb,
+              reboot_required: r.rebootRequired ?? false,
+            },
+    })),
+    size,
+  };
+}
+
+async function queue(
+  ctx: Ctx,
+  authz: Authz,
+  zoneId: number,
+  deviceIds: number[],
+  type: AgentCommandType,
+  args: AgentCommandArgs,
+): Promise<CommandRow[]> {
+  const now = ctx.clock.now();
+  const timeoutS = COMMAND_TIMEOUTS_S[type] + (type === 'reboot' ? (args.delay_s ?? 0) : 0);
+  const rows = await insertCommands(
+    ctx.db,
+    deviceIds.map((deviceId) => ({
+      deviceId,
+      organizationId: zoneId,
+      type,
+      args,
+      timeoutS,
+      createdBy: authz.userId,
+      createdAt: now,
+      deadlineAt: new Date(now.getTime() + (timeoutS + COMMAND_TIMEOUT_GRACE_S) * 1000),
+    })),
+  );
+  await ctx.agents.wake(deviceIds);
+  return rows;
+}
+
+/** `POST /api/servers/{id}/queues` (Endpoint.manage): queues a command; a waiting check-in gets it at once. */
+export async function queueCommand(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+  body: QueueCommandBody,
+): Promise<DeviceCommand> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'manage');
+  await deviceOr404(ctx, zone.id, id);
+  const type = QUEUE_COMMAND_TO_AGENT[body.command_type_name];
+  const given = body.args ?? {};
+  const args: AgentCommandArgs = {};
+  if (type === 'install_updates') args.names = given.names;
+  if (type === 'install_package' || type === 'remove_package') {
+    args.package = given.package;
+    if (given.version) args.version = given.version;
+  }
+  if (type === 'reboot' && given.delay_s !== undefined) args.delay_s = given.delay_s;
+  const [row] = await queue(ctx, authz, zone.id, [id], type, args);
+  return toDeviceCommand(row!);
+}
+
+/** `GET /api/servers/{id}/commands` (Endpoint.read), newest first. */
+export async function listDeviceCommands(
+  ctx: Ctx,
+  authz: Authz,
+  query: { o: number | undefined; page: number; limit: number },
+  id: number,
+): Promise<DeviceCommandList> {
+  const zone = await requireZone(ctx, authz, query.o, 'Endpoint', 'read');
+  await deviceOr404(ctx, zone.id, id);
+  const { rows, size } = await findCommands(ctx.db, zone.id, id, {
+    offset: query.page * query.limit,
+    limit: query.limit,
+  });
+  return { data: rows.map(toDeviceCommand), size };
+}
+
+/**
+ * `POST /api/servers/batch`: tags, group, scan and reboot need Endpoint.manage, remove
+ * Endpoint.delete. Ids of other zones (or removed devices) are ignored, not reported.
+ */
+export async function batchDevices(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  body: DeviceBatchBody,
+): Promise<DeviceBatchResult> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', body.action === 'remove' ? 'delete' : 'manage');
+  const ids = [...new Set(body.ids)];
+  switch (body.action) {
+    case 'tag':
+    case 'untag':
+      return { affected: await changeTags(ctx.db, zone.id, ids, body.tags ?? [], body.action === 'tag') };
+    case 'group': {
+      const group = await findGroup(ctx.db, zone.id, body.server_group_id!);
+      if (!group) throw validationError({ server_group_id: ['This group does not exist.'] });
+      const moved = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+      await ctx.agents.forget(ids);
+      return { affected: moved };
+    }
+    case 'scan':
+    case 'reboot': {
+      const own = await findZoneDeviceIds(ctx.db, zone.id, ids);
+      await queue(ctx, authz, zone.id, own, body.action, {});
+      return { affected: own.length };
+    }
+    case 'remove': {
+      const removed = await removeDevices(ctx.db, zone.id, ids, ctx.clock.now());
+      await ctx.agents.forget(ids);
+      return { affected: removed.length };
+    }
+    default:
+      throw new AppError('validation', 400, 'Unknown action.');
+  }
+}
+
+/** Install command lines per OS for the zone's key (or a placeholder). */
+export function installCommands(serverUrl: string, key: string | null): AgentInfo['install'] {
+  const k = key ?? '<ACCESS_KEY>';
+  const enrol = `npx patchwell-agent enroll --server ${serverUrl} --key ${k}`;
+  return {
+    linux: `sudo ${enrol}\nsudo npx patchwell-agent run`,
+    mac: `sudo ${enrol}\nsudo npx patchwell-agent run`,
+    windows: `# PowerShell, as Administrator\n${enrol}\nnpx patchwell-agent run`,
+  };
+}
+
+/** `GET /api/info` (Endpoint.read): server URL, install commands, and the key for Organization.manage. */
+export async function getAgentInfo(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  serverUrl: string,
+): Promise<AgentInfo> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
+  let key: string | null = null;
+  if (authz.may({ id: zone.id, accountId: zone.accountId }, 'Organization', 'manage')) {
+    key = await getAccessKey(ctx, authz, zone.id)
+      .then((k) => k.access_key)
+      .catch((err: unknown) => {
+        // An unreadable key (the secret key changed) is shown as absent; rotating fixes it.
+        if (err instanceof AppError && err.status === 409) return null;
+        throw err;
+      });
+  }
+  return { server_url: serverUrl, access_key: key, install: installCommands(serverUrl, key) };
+}
+
+/** `GET /api/dashboard` (Endpoint.read): counts from the zone's devices and patches. */
+export async function getDashboard(ctx: Ctx, authz: Authz, o: number | undefined): Promise<Dashboard> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
+  const c = await dashboardCounts(ctx.db, zone.id, ctx.clock.now());
+  return {
+    devices: { total: c.total, online: c.online, offline: c.total - c.online, needs_reboot: c.needsReboot },
+    by_os: c.byOs.map((r) => ({ os_family: r.osFamily, count: r.count })),
+    compliance: c.compliance,
+    patches: c.patches,
+  };
+}

@@ -1,0 +1,331 @@
+import { and, asc, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
+import type { AgentCommandArgs, AgentCommandType, OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/raw';
+import { deviceCommands, devicePatches, deviceSoftware, devices, serverGroups } from '../../db/schema';
+
+export type DeviceRow = typeof devices.$inferSelect;
+export type DeviceListRow = DeviceRow & { groupName: string; isOnline: boolean };
+export type CommandRow = typeof deviceCommands.$inferSelect;
+
+/** Seconds after a missed check-in before a device counts as offline. */
+export const ONLINE_GRACE_S = 90;
+
+/** SQL: the device is online at `now` (last check-in + its interval + grace still ahead). */
+export function onlineAt(now: Date): SQL<boolean> {
+  return sql<boolean>`(${devices.lastSeenAt} is not null and ${devices.lastSeenAt} + make_interval(secs => ${devices.checkinIntervalS} + ${ONLINE_GRACE_S}) > ${now.toISOString()}::timestamptz)`;
+}
+
+export type DeviceFilter = {
+  group?: number;
+  osFamily?: OsFamily;
+  status?: 'online' | 'offline';
+  needsReboot?: boolean;
+  compliance?: 'compliant' | 'pending' | 'needs_attention';
+  tag?: string;
+  search?: string;
+  ids?: number[];
+  /** Only devices with this package installed or pending (exact name). */
+  hasPackage?: string;
+};
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
+  const parts: (SQL | undefined)[] = [eq(devices.organizationId, zoneId), isNull(devices.removedAt)];
+  if (f.group !== undefined) parts.push(eq(devices.groupId, f.group));
+  if (f.osFamily) parts.push(eq(devices.osFamily, f.osFamily));
+  if (f.status === 'online') parts.push(onlineAt(now));
+  if (f.status === 'offline') parts.push(sql`not ${onlineAt(now)}`);
+  if (f.needsReboot !== undefined) parts.push(eq(devices.needsReboot, f.needsReboot));
+  if (f.compliance) parts.push(eq(devices.compliance, f.compliance));
+  if (f.tag) parts.push(sql`${devices.tags} @> array[${f.tag}]::text[]`);
+  if (f.ids) parts.push(inArray(devices.id, f.ids));
+  if (f.hasPackage !== undefined) {
+    // Qualified by hand: drizzle leaves columns of a single-table select (the count) unqualified.
+    parts.push(
+      sql`(exists (select 1 from ${deviceSoftware} s where s.device_id = "devices"."id" and s.name = ${f.hasPackage}) or exists (select 1 from ${devicePatches} p where p.device_id = "devices"."id" and p.name = ${f.hasPackage}))`,
+    );
+  }
+  const search = f.search?.trim();
+  if (search) {
+    const pattern = `%${likeEscape(search)}%`;
+    parts.push(
+      sql`(${ilike(devices.hostname, pattern)} or ${ilike(devices.customName, pattern)} or array_to_string(${devices.ipAddrs} || ${devices.ipAddrsPrivate}, ' ') ilike ${pattern})`,
+    );
+  }
+  return and(...parts)!;
+}
+
+const SORT_COLUMNS: Record<DeviceSortField, SQL> = {
+  name: sql`lower(coalesce(${devices.customName}, ${devices.hostname}))`,
+  hostname: sql`lower(${devices.hostname})`,
+  os_family: sql`${devices.osFamily}`,
+  os_name: sql`${devices.osName}`,
+  os_version: sql`${devices.osVersion}`,
+  agent_version: sql`${devices.agentVersion}`,
+  last_seen_at: sql`${devices.lastSeenAt}`,
+  create_time: sql`${devices.createdAt}`,
+  pending_patches: sql`${devices.pendingPatches}`,
+  compliance: sql`${devices.compliance}`,
+  needs_reboot: sql`${devices.needsReboot}`,
+  group_name: sql`lower(${serverGroups.name})`,
+};
+
+export type DeviceSort = { field: DeviceSortField; dir: 'asc' | 'desc' };
+
+/** One page of the zone's devices matching `filter`, and how many match. */
+export async function findDevices(
+  db: Db,
+  zoneId: number,
+  filter: DeviceFilter,
+  options: { sort: DeviceSort; offset: number; limit: number; now: Date },
+): Promise<{ rows: DeviceListRow[]; size: number }> {
+  const where = filterWhere(zoneId, filter, options.now);
+  const column = SORT_COLUMNS[options.sort.field];
+  const order = options.sort.dir === 'asc' ? sql`${column} asc nulls first` : sql`${column} desc nulls last`;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ device: devices, groupName: serverGroups.name, isOnline: onlineAt(options.now) })
+      .from(devices)
+      .innerJoin(serverGroups, eq(serverGroups.id, devices.groupId))
+      .where(where)
+      .orderBy(order, asc(devices.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(devices)
+      .where(where),
+  ]);
+  return {
+    rows: rows.map((r) => ({ ...r.device, groupName: r.groupName, isOnline: Boolean(r.isOnline) })),
+    size: total?.n ?? 0,
+  };
+}
+
+/** One device of the zone, not removed (undefined for another zone's). */
+export async function findDevice(db: Db, zoneId: number, id: number, now: Date): Promise<DeviceListRow | undefined> {
+  const [row] = await db
+    .select({ device: devices, groupName: serverGroups.name, isOnline: onlineAt(now) })
+    .from(devices)
+    .innerJoin(serverGroups, eq(serverGroups.id, devices.groupId))
+    .where(and(eq(devices.organizationId, zoneId), eq(devices.id, id), isNull(devices.removedAt)))
+    .limit(1);
+  return row ? { ...row.device, groupName: row.groupName, isOnline: Boolean(row.isOnline) } : undefined;
+}
+
+export async function countPackages(db: Db, deviceId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(deviceSoftware)
+    .where(eq(deviceSoftware.deviceId, deviceId));
+  return row?.n ?? 0;
+}
+
+export async function updateDevice(
+  db: Db,
+  zoneId: number,
+  id: number,
+  patch: Partial<Pick<DeviceRow, 'customName' | 'groupId' | 'checkinIntervalS' | 'tags' | 'notes'>>,
+): Promise<void> {
+  await db
+    .update(devices)
+    .set(patch)
+    .where(and(eq(devices.organizationId, zoneId), eq(devices.id, id)));
+}
+
+/** Marks the zone's devices among `ids` removed; returns their token hashes (for the cache). */
+export async function removeDevices(db: Db, zoneId: number, ids: number[], now: Date): Promise<string[]> {
+  const rows = await db
+    .update(devices)
+    .set({ removedAt: now })
+    .where(and(eq(devices.organizationId, zoneId), inArray(devices.id, ids), isNull(devices.removedAt)))
+    .returning({ tokenHash: devices.tokenHash });
+  return rows.map((r) => r.tokenHash);
+}
+
+/** Adds (`add`) or removes tags on the zone's devices among `ids`; returns how many devices matched. */
+export async function changeTags(db: Db, zoneId: number, ids: number[], tags: string[], add: boolean): Promise<number> {
+  const tagArray = sql`array[${sql.join(
+    tags.map((t) => sql`${t}`),
+    sql`, `,
+  )}]::text[]`;
+  const value = add
+    ? sql`array(select distinct unnest(${devices.tags} || ${tagArray}) order by 1)`
+    : sql`array(select t from unnest(${devices.tags}) as t where t <> all(${tagArray}))`;
+  const rows = await db
+    .update(devices)
+    .set({ tags: value })
+    .where(and(eq(devices.organizationId, zoneId), inArray(devices.id, ids), isNull(devices.removedAt)))
+    .returning({ id: devices.id });
+  return rows.length;
+}
+
+/** Ids of the zone's (not removed) devices among `ids`. */
+export async function findZoneDeviceIds(db: Db, zoneId: number, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.organizationId, zoneId), inArray(devices.id, ids), isNull(devices.removedAt)));
+  return rows.map((r) => r.id);
+}
+
+export type PackageRow = {
+  name: string;
+  version: string;
+  source: string | null;
+  patchVersion: string | null;
+  severity: string | null;
+  cves: string[] | null;
+  kb: string | null;
+  rebootRequired: boolean | null;
+};
+
+/**
+ * A device's packages: installed software with its available update, plus updates for
+ * nothing installed (a new KB), which have version ''.
+ */
+export async function findDevicePackages(
+  db: Db,
+  deviceId: number,
+  options: { search?: string; needsUpdate?: boolean; offset: number; limit: number },
+): Promise<{ rows: PackageRow[]; size: number }> {
+  const search = options.search?.trim() ? `%${likeEscape(options.search.trim())}%` : null;
+  const base = sql`
+    select s.name, s.version, s.source, p.version as patch_version, p.severity, p.cves, p.kb, p.reboot_required
+      from ${deviceSoftware} s
+      left join lateral (select * from ${devicePatches} dp where dp.device_id = s.device_id and dp.name = s.name
+                          order by dp.id limit 1) p on true
+     where s.device_id = ${deviceId}
+    union all
+    select p.name, '' as version, p.source, p.version, p.severity, p.cves, p.kb, p.reboot_required
+      from ${devicePatches} p
+     where p.device_id = ${deviceId}
+       and not exists (select 1 from ${deviceSoftware} s where s.device_id = p.device_id and s.name = p.name)`;
+  const conditions: SQL[] = [];
+  if (search) conditions.push(sql`x.name ilike ${search}`);
+  if (options.needsUpdate === true) conditions.push(sql`x.patch_version is not null`);
+  if (options.needsUpdate === false) conditions.push(sql`x.patch_version is null`);
+  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+  const [page, total] = await Promise.all([
+    queryRows<Record<string, unknown>>(
+      db,
+      sql`select * from (${base}) x ${where} order by lower(x.name), x.version limit ${options.limit} offset ${options.offset}`,
+    ),
+    queryRows<{ n: string | number }>(db, sql`select count(*) as n from (${base}) x ${where}`),
+  ]);
+  return {
+    rows: page.map((r) => ({
+      name: String(r.name),
+      version: String(r.version),
+      source: (r.source as string | null) ?? null,
+      patchVersion: (r.patch_version as string | null) ?? null,
+      severity: (r.severity as string | null) ?? null,
+      cves: (r.cves as string[] | null) ?? null,
+      kb: (r.kb as string | null) ?? null,
+      rebootRequired: (r.reboot_required as boolean | null) ?? null,
+    })),
+    size: Number(total[0]?.n ?? 0),
+  };
+}
+
+/** Queues commands, one per device; returns the rows. */
+export async function insertCommands(
+  db: Db,
+  rows: {
+    deviceId: number;
+    organizationId: number;
+    type: AgentCommandType;
+    args: AgentCommandArgs;
+    timeoutS: number;
+    createdBy: number | null;
+    createdAt: Date;
+    deadlineAt: Date;
+  }[],
+): Promise<CommandRow[]> {
+  if (!rows.length) return [];
+  return db.insert(deviceCommands).values(rows).returning();
+}
+
+/** A page of a device's commands, newest first. */
+export async function findCommands(
+  db: Db,
+  zoneId: number,
+  deviceId: number,
+  options: { offset: number; limit: number },
+): Promise<{ rows: CommandRow[]; size: number }> {
+  const where = and(eq(deviceCommands.organizationId, zoneId), eq(deviceCommands.deviceId, deviceId));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(deviceCommands)
+      .where(where)
+      .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(deviceCommands)
+      .where(where),
+  ]);
+  return { rows, size: total?.n ?? 0 };
+}
+
+export type DashboardCounts = {
+  total: number;
+  online: number;
+  needsReboot: number;
+  byOs: { osFamily: OsFamily; count: number }[];
+  compliance: Record<'compliant' | 'pending' | 'needs_attention', number>;
+  patches: { pending: number; critical: number; high: number };
+};
+
+/** Counts for the dashboard, from the zone's live rows. */
+export async function dashboardCounts(db: Db, zoneId: number, now: Date): Promise<DashboardCounts> {
+  const live = and(eq(devices.organizationId, zoneId), isNull(devices.removedAt));
+  const [[totals], byOs, byCompliance, patches] = await Promise.all([
+    db
+      .select({
+        total: sql<number>`count(*)`.mapWith(Number),
+        online: sql<number>`count(*) filter (where ${onlineAt(now)})`.mapWith(Number),
+        needsReboot: sql<number>`count(*) filter (where ${devices.needsReboot})`.mapWith(Number),
+      })
+      .from(devices)
+      .where(live),
+    db
+      .select({ osFamily: devices.osFamily, count: sql<number>`count(*)`.mapWith(Number) })
+      .from(devices)
+      .where(live)
+      .groupBy(devices.osFamily)
+      .orderBy(devices.osFamily),
+    db
+      .select({ compliance: devices.compliance, count: sql<number>`count(*)`.mapWith(Number) })
+      .from(devices)
+      .where(live)
+      .groupBy(devices.compliance),
+    db
+      .select({
+        pending: sql<number>`count(*)`.mapWith(Number),
+        critical: sql<number>`count(*) filter (where ${devicePatches.severity} = 'critical')`.mapWith(Number),
+        high: sql<number>`count(*) filter (where ${devicePatches.severity} = 'high')`.mapWith(Number),
+      })
+      .from(devicePatches)
+      .innerJoin(devices, eq(devices.id, devicePatches.deviceId))
+      .where(live),
+  ]);
+  const compliance = { compliant: 0, pending: 0, needs_attention: 0 };
+  for (const row of byCompliance) compliance[row.compliance] = row.count;
+  return {
+    total: totals?.total ?? 0,
+    online: totals?.online ?? 0,
+    needsReboot: totals?.needsReboot ?? 0,
+    byOs,
+    compliance,
+    patches: patches[0] ?? { pending: 0, critical: 0, high: 0 },
+  };
+}
