@@ -107,7 +107,7 @@ function sample(schema: JsonSchema, field: string, ids: Ids): unknown {
       return out;
     }
     case 'array':
-      return schema.items && ((schema.minItems ?? 0) > 0 || ['zones', 'prefs'].includes(field))
+      return schema.items && ((schema.minItems ?? 0) > 0 || ['zones', 'prefs', 'tags'].includes(field))
         ? [sample(schema.items, field, ids)]
         : [];
     case 'integer':
