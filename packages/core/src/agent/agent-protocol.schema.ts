@@ -266,6 +266,8 @@ export const ZInventoryBody = z.object({
   patches: z.array(ZInventoryPatch).max(INVENTORY_PATCHES_MAX),
 });
 export type InventoryBody = z.input<typeof ZInventoryBody>;
+/** The inventory as the server holds it after validation (defaults applied). */
+export type ParsedInventory = z.output<typeof ZInventoryBody>;
 
 /** `POST /api/agent/v1/commands/{commandId}/result`: the outcome of a command (idempotent). */
 export const ZCommandResultBody = z.object({

@@ -5,8 +5,7 @@ import type {
   CommandResultBody,
   EnrollBody,
   EnrollResult,
-  InventorySystem,
-  PatchSeverity,
+  ParsedInventory,
 } from '@patchwell/core/agent/agent-protocol.schema';
 import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
@@ -171,26 +170,7 @@ export async function checkin(
 }
 
 /** Replaces the device's inventory (nothing is written when its hash is unchanged). */
-export async function putInventory(
-  ctx: Ctx,
-  device: DeviceIdentity,
-  body: {
-    hash: string;
-    system: InventorySystem;
-    software: { name: string; version: string; source?: string | null; arch?: string | null }[];
-    patches: {
-      name: string;
-      current_version?: string | null;
-      version: string;
-      severity: PatchSeverity;
-      cves: string[];
-      kb?: string | null;
-      source?: string | null;
-      reboot_required: boolean;
-      published_at?: string | null;
-    }[];
-  },
-): Promise<void> {
+export async function putInventory(ctx: Ctx, device: DeviceIdentity, body: ParsedInventory): Promise<void> {
   await replaceInventory(ctx.db, device.id, body, ctx.clock.now());
   ctx.agents.tokens.update(device.id, { inventoryHash: body.hash });
 }

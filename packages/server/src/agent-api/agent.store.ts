@@ -1,11 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type {
-  CommandResultBody,
-  EnrollBody,
-  InventorySystem,
-  PatchSeverity,
-} from '@patchwell/core/agent/agent-protocol.schema';
-import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import type { CommandResultBody, EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
+import { complianceOf } from '@patchwell/core/devices/compliance';
 import type { Db } from '../db/client';
 import { deviceCommands, devicePatches, deviceSoftware, devices } from '../db/schema';
 import type { GroupRow } from '../modules/devices/groups.store';
@@ -108,30 +103,7 @@ export async function takePendingCommands(db: Db, deviceId: number, now: Date) {
 // Rows per INSERT: well under PostgreSQL's 65,535 parameters.
 const INSERT_CHUNK = 2000;
 
-const RANK: Record<PatchSeverity, number> = { critical: 5, high: 4, medium: 3, low: 2, unknown: 1, none: 0 };
-
-/** Compliance from pending patches: none → compliant; a critical or high one → needs attention. */
-export function complianceOf(severities: PatchSeverity[]): Compliance {
-  if (!severities.length) return 'compliant';
-  return severities.some((s) => RANK[s] >= RANK.high) ? 'needs_attention' : 'pending';
-}
-
-export type InventoryInput = {
-  hash: string;
-  system: InventorySystem;
-  software: { name: string; version: string; source?: string | null; arch?: string | null }[];
-  patches: {
-    name: string;
-    current_version?: string | null;
-    version: string;
-    severity: PatchSeverity;
-    cves: string[];
-    kb?: string | null;
-    source?: string | null;
-    reboot_required: boolean;
-    published_at?: string | null;
-  }[];
-};
+export type InventoryInput = ParsedInventory;
 
 function dateOrNull(s: string | null | undefined): Date | null {
   if (!s) return null;
