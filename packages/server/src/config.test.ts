@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       PATCHWELL_ADMIN_EMAIL: 'Admin@Example.com',
       PATCHWELL_ADMIN_PASSWORD: 'a-long-admin-password',
       PATCHWELL_DEMO: '0',
+      PATCHWELL_DEMO_DEVICES: '12',
       LOG_LEVEL: 'debug',
       PATCHWELL_HELP_BASE_URL: 'https://help.example.com/',
       PATCHWELL_SUPPORT_URL: 'https://support.example.com',
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       isHttps: true,
       admin: { email: 'admin@example.com', password: 'a-long-admin-password' },
       demo: false,
+      demoDevices: 0,
       logLevel: 'debug',
       helpBaseUrl: 'https://help.example.com',
       supportUrl: 'https://support.example.com',
@@ -80,7 +82,9 @@ describe('loadConfig', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', PATCHWELL_DEMO: '' })).toMatchObject({ port: 8080, demo: true });
+    expect(loadConfig({ PORT: '', PATCHWELL_DEMO: '' })).toMatchObject({ port: 8080, demo: true, demoDevices: 32 });
+    expect(loadConfig({ PATCHWELL_DEMO_DEVICES: '0' })).toMatchObject({ demo: true, demoDevices: 0 });
+    expect(loadConfig({ PATCHWELL_DEMO_DEVICES: '5' })).toMatchObject({ demoDevices: 5 });
   });
 
   it('lists every invalid variable in one error', () => {

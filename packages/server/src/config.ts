@@ -84,6 +84,18 @@ const ZEnv = z
      * through `PATCHWELL_ADMIN_*` makes the database non-empty, so no demo is added then.
      */
     PATCHWELL_DEMO: flag('PATCHWELL_DEMO', true),
+    /**
+     * Simulated devices the demo account gets while the server runs with `PATCHWELL_DEMO` on:
+     * a whole number from 0 to 1000, default `32` (three quarters in the "Headquarters" zone,
+     * the rest in "Cloud Servers"). They run in the server's process through the agent's fleet
+     * simulator, enrol with the zones' access keys and answer commands. `0` turns them off.
+     */
+    PATCHWELL_DEMO_DEVICES: z.coerce
+      .number({ error: 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.' })
+      .int('PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
+      .min(0, 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
+      .max(1000, 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
+      .default(32),
     /** Log level: `fatal`, `error`, `warn`, `info` (default), `debug`, `trace` or `silent`. Logs are JSON lines on stdout. */
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -200,6 +212,8 @@ export type Config = {
   isHttps: boolean;
   admin: { email: string; password: string } | undefined;
   demo: boolean;
+  /** Simulated devices of the demo account (PATCHWELL_DEMO_DEVICES); 0 when the demo is off. */
+  demoDevices: number;
   logLevel: string;
   helpBaseUrl: string;
   supportUrl: string;
@@ -256,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { email: e.PATCHWELL_ADMIN_EMAIL, password: e.PATCHWELL_ADMIN_PASSWORD }
         : undefined,
     demo: e.PATCHWELL_DEMO,
+    demoDevices: e.PATCHWELL_DEMO ? e.PATCHWELL_DEMO_DEVICES : 0,
     logLevel: e.LOG_LEVEL,
     helpBaseUrl: e.PATCHWELL_HELP_BASE_URL,
     supportUrl: e.PATCHWELL_SUPPORT_URL ?? `${e.PATCHWELL_HELP_BASE_URL}/support`,

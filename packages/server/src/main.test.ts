@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('npm start (src/main.ts)', () => {
-  it('starts on an empty data directory, prints the address and demo sign-in, and drains and stops cleanly on SIGTERM', async () => {
+  it('starts on an empty data directory, prints the address, demo sign-in and simulated devices, and drains and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchwell-main-'));
     // The server must not touch a developer's DATABASE_URL: it would seed the demo there.
     const env = {
@@ -18,6 +18,7 @@ describe('npm start (src/main.ts)', () => {
       PORT: '0',
       LOG_LEVEL: 'warn',
       SHUTDOWN_DRAIN_MS: '1000',
+      PATCHWELL_DEMO_DEVICES: '6',
     };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: packageRoot, env });
     try {
@@ -32,6 +33,9 @@ describe('npm start (src/main.ts)', () => {
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
       expect(out).toContain('Created the demo account. Demo sign-in: demo@patchwell.local / patchwell-demo-2026');
+      expect(out).toContain('Simulated demo devices: 5 in Headquarters, 1 in Cloud Servers');
+      // Let the simulated devices enrol and hold their long-polls, so the shutdown below stops them too.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
       let exited = false;

@@ -1,6 +1,6 @@
 /**
  * Starts the Patchwell server: configuration, database (migrated), first account or demo,
- * HTTP, the periodic sweep of expired rows. Stops gracefully on SIGTERM/SIGINT: /readyz
+ * HTTP, the periodic sweep of expired rows, the demo's simulated devices. Stops gracefully on SIGTERM/SIGINT: /readyz
  * turns 503, after SHUTDOWN_DRAIN_MS no new connections, in-flight requests finish, then
  * the database closes (PGlite would keep the process alive).
  */
@@ -11,6 +11,7 @@ import { systemClock, type AppContext } from './context';
 import { openDb } from './db/client';
 import { createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
+import { startDemoFleet } from './modules/accounts/demo.fleet';
 import { createMailer } from './modules/mail/mail.transport';
 import { startSweeper } from './modules/auth/sweep.service';
 import { shutdownGracefully } from './shutdown';
@@ -61,6 +62,19 @@ if (boot.demoSignIn) {
     `${boot.created === 'demo' ? 'Created the demo account. ' : ''}Demo sign-in: ${boot.demoSignIn.email} / ${boot.demoSignIn.password}`,
   );
 }
+// The demo's simulated devices talk to this server over HTTP like any agent, so they start
+// once it listens; a failure leaves the demo without them rather than stopping the server.
+const demoFleet = config.demo
+  ? await startDemoFleet(ctx, address, config.demoDevices).catch((err: unknown) => {
+      logger.warn({ err }, 'cannot start the demo’s simulated devices');
+      return undefined;
+    })
+  : undefined;
+if (demoFleet?.zones.length) {
+  lines.push(
+    `Simulated demo devices: ${demoFleet.zones.map((z) => `${z.count} in ${z.name}`).join(', ')} (PATCHWELL_DEMO_DEVICES=0 turns them off)`,
+  );
+}
 // Plain stdout, not the JSON log: this is what a person starting the server reads.
 process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -78,7 +92,12 @@ async function shutdown(signal: string): Promise<void> {
   }, config.shutdownDrainMs + SHUTDOWN_GRACE_MS);
   force.unref();
   try {
-    await shutdownGracefully({ app, jobs: [sweeper, commandSweeper], db: handle, drainMs: config.shutdownDrainMs });
+    await shutdownGracefully({
+      app,
+      jobs: [...(demoFleet ? [demoFleet] : []), sweeper, commandSweeper],
+      db: handle,
+      drainMs: config.shutdownDrainMs,
+    });
     process.exitCode = 0;
   } catch (err) {
     logger.error({ err }, 'error during shutdown');

@@ -1,6 +1,7 @@
 /**
  * An in-process stand-in for the server's agent API, validating every body with the shared
- * zod schemas of `@patchwell/core`. The real server's end-to-end test comes with the e2e suite.
+ * zod schemas of `@patchwell/core`, for agent behaviour the real server cannot provoke on cue
+ * (repeated 5xx). The agent against the real server: server/src/agent-api/agent-e2e.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';

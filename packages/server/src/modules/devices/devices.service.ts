@@ -208,6 +208,8 @@ export async function removeDevice(ctx: Ctx, authz: Authz, o: number | undefined
   await deviceOr404(ctx, zone.id, id);
   await removeDevices(ctx.db, zone.id, [id], ctx.clock.now());
   await ctx.agents.forget([id]);
+  // A long-polling agent hears at once (its next check-in gets 410) instead of after its wait.
+  await ctx.agents.wake([id]);
 }
 
 /** `GET /api/servers/{id}/packages` (Endpoint.read). */
@@ -343,6 +345,7 @@ export async function batchDevices(
     case 'remove': {
       const removed = await removeDevices(ctx.db, zone.id, ids, ctx.clock.now());
       await ctx.agents.forget(ids);
+      await ctx.agents.wake(ids);
       return { affected: removed.length };
     }
     default:

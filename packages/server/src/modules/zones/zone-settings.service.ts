@@ -37,7 +37,16 @@ export async function zoneOfAccessKey(ctx: AppContext, key: string): Promise<Zon
  * @throws AppError 409 `zones.access_key_unreadable` when the server's secret key changed since.
  */
 export async function getAccessKey(ctx: AppContext, authz: Authz, id: number): Promise<AccessKey> {
-  const zone = await requireZone(ctx, authz, id, 'Organization', 'manage');
+  return accessKeyOf(ctx, await requireZone(ctx, authz, id, 'Organization', 'manage'));
+}
+
+/**
+ * The zone's access key, created on first use, for a caller that has already decided it may
+ * see it (the route above after its permission check; the demo's simulated fleet at start-up).
+ * @throws AppError 409 `zones.access_key_unreadable` when the server's secret key changed since.
+ */
+export async function accessKeyOf(ctx: AppContext, zone: ZoneRow): Promise<AccessKey> {
+  const id = zone.id;
   if (zone.accessKeyEncrypted) {
     const key = decryptSecret(zone.accessKeyEncrypted, await secretKey(ctx.config));
     if (key === undefined) {
