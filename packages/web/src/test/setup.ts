@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Tests talk to a real local HTTP server; on a busy CI machine a round trip can take
+// longer than Testing Library's default 1 s wait.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout engine. Mantine reads media queries: answer "yes" to min-width
 // queries (a desktop-sized window) and "no" to max-width ones (STACK.md gotcha).
