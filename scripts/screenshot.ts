@@ -1,5 +1,5 @@
 /**
- * Takes the README's screenshot (docs/screenshot.png): the demo signed in, in Chromium.
+ * Takes the README's screenshot (docs/screenshot.png): the demo's device list, in Chromium.
  * Needs the built console. Run: npx tsx scripts/screenshot.ts
  */
 import { join } from 'node:path';
@@ -18,8 +18,10 @@ try {
   await page.getByLabel(/^password/i).fill('patchwell-demo-2026');
   await page.getByRole('button', { name: /^log ?in$/i }).click();
   await page.waitForURL(/dashboard/);
-  await page.getByRole('banner').getByRole('button', { name: 'Manage', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'Policies' }).waitFor();
+  // The demo fleet enrols in the background: wait until its devices are listed.
+  const zone = new URL(page.url()).searchParams.get('o');
+  await page.goto(`${server.url}/console/devices?o=${zone}`);
+  await page.getByRole('table').getByRole('row').nth(5).waitFor({ timeout: 60_000 });
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500); // let the menu's transition and the loader's hide delay finish
   await page.screenshot({ path: join(root, 'docs/screenshot.png') });

@@ -20,3 +20,14 @@ export function formatDuration(seconds: number | null | undefined): string {
   const m = Math.floor((seconds % 3_600) / 60);
   return [d ? `${d}d` : '', h ? `${h}h` : '', `${m}m`].filter(Boolean).join(' ');
 }
+
+/**
+ * An operating system's name with its version, once: agents report names that often carry
+ * the version already ("macOS Sequoia 15.1", "Rocky Linux 9.4 (Blue Onyx)").
+ */
+export function formatOs(name: string, version: string): string {
+  const n = name.trim();
+  const v = version.trim();
+  if (!v || n.includes(v)) return n;
+  return `${n} ${v}`.trim();
+}

@@ -21,6 +21,7 @@ import { DeviceFilters } from './components/DeviceFilters';
 import { DEVICE_FILTERS, DEVICE_SORT_FIELDS } from './device-filters';
 import { devicesExportHref, useDevices } from './devices.api';
 import { deviceLabel } from './device-label';
+import { formatOs } from '../../ui/format-units';
 
 const T = CONSOLE_TEXTS.devices;
 
@@ -154,7 +155,7 @@ export function DevicesPage() {
                             {label}
                           </Anchor>
                         </Table.Td>
-                        <Table.Td>{`${d.os_name} ${d.os_version}`.trim()}</Table.Td>
+                        <Table.Td>{formatOs(d.os_name, d.os_version)}</Table.Td>
                         <Table.Td>{d.group_name ?? '—'}</Table.Td>
                         <Table.Td>
                           <DeviceStatusBadge isOnline={d.connected} />

@@ -2,10 +2,13 @@ import { Badge } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
 import type { CommandStatus, Compliance, Severity } from '../devices.types';
 
+// A status word is short: show it whole rather than cut to "ONLI…" in a narrow table column.
+const WHOLE = { label: { overflow: 'visible' } } as const;
+
 /** Online or offline, from `connected`. */
 export function DeviceStatusBadge({ isOnline }: { isOnline: boolean }) {
   return (
-    <Badge color={isOnline ? 'green' : 'gray'} variant="light">
+    <Badge color={isOnline ? 'green' : 'gray'} variant="light" styles={WHOLE}>
       {isOnline ? CONSOLE_TEXTS.devices.online : CONSOLE_TEXTS.devices.offline}
     </Badge>
   );
@@ -15,7 +18,7 @@ const COMPLIANCE_COLORS: Record<Compliance, string> = { compliant: 'green', pend
 
 export function ComplianceBadge({ compliance }: { compliance: Compliance }) {
   return (
-    <Badge color={COMPLIANCE_COLORS[compliance] ?? 'gray'} variant="light">
+    <Badge color={COMPLIANCE_COLORS[compliance] ?? 'gray'} variant="light" styles={WHOLE}>
       {CONSOLE_TEXTS.compliance[compliance] ?? compliance}
     </Badge>
   );
@@ -33,7 +36,7 @@ const SEVERITY_COLORS: Record<Severity, string> = {
 export function SeverityBadge({ severity }: { severity: Severity | null | undefined }) {
   const s = severity ?? 'unknown';
   return (
-    <Badge color={SEVERITY_COLORS[s] ?? 'gray'} variant="light">
+    <Badge color={SEVERITY_COLORS[s] ?? 'gray'} variant="light" styles={WHOLE}>
       {CONSOLE_TEXTS.severity[s] ?? s}
     </Badge>
   );
@@ -51,7 +54,7 @@ const COMMAND_COLORS: Record<CommandStatus, string> = {
 /** The job-result states of spec B section 4. */
 export function CommandStatusBadge({ status }: { status: CommandStatus }) {
   return (
-    <Badge color={COMMAND_COLORS[status] ?? 'gray'} variant="light">
+    <Badge color={COMMAND_COLORS[status] ?? 'gray'} variant="light" styles={WHOLE}>
       {CONSOLE_TEXTS.commandStatus[status] ?? status}
     </Badge>
   );

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { FactTable } from '../../../ui/FactTable';
 import { formatUtc } from '../../../ui/format-date';
-import { formatDuration } from '../../../ui/format-units';
+import { formatDuration, formatOs } from '../../../ui/format-units';
 import { notify } from '../../../ui/notify';
 import { deviceKeys, updateDevice } from '../devices.api';
 import type { DeviceDetail } from '../devices.types';
@@ -52,7 +52,7 @@ export function DeviceOverview({ zoneId, device, canManage }: DeviceOverviewProp
             ),
           },
           { label: T.hostname, value: device.hostname },
-          { label: T.os, value: `${device.os_name} ${device.os_version}`.trim() },
+          { label: T.os, value: formatOs(device.os_name, device.os_version) },
           { label: T.agent, value: device.agent_version },
           { label: T.privateIps, value: device.ip_addrs_private.join(', ') },
           { label: T.publicIps, value: device.ip_addrs.join(', ') },
