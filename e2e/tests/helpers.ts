@@ -3,11 +3,16 @@ import { expect, type Page } from '@playwright/test';
 /** The demo account `npm start` creates (PATCHWELL_DEMO on). */
 export const DEMO = { email: 'demo@patchwell.local', password: 'patchwell-demo-2026' };
 
-export async function signIn(page: Page, email = DEMO.email, password = DEMO.password, path = '/console/login') {
-  await page.goto(path);
+/** Fills and submits the login form of the page already open. */
+export async function submitSignIn(page: Page, email = DEMO.email, password = DEMO.password) {
   await page.getByLabel(/email/i).fill(email);
   await page.getByLabel(/^password/i).fill(password);
   await page.getByRole('button', { name: /^(log ?in|sign ?in)$/i }).click();
+}
+
+export async function signIn(page: Page, email = DEMO.email, password = DEMO.password, path = '/console/login') {
+  await page.goto(path);
+  await submitSignIn(page, email, password);
 }
 
 /** Waits until the signed-in shell shows, and returns the zone id in `o`. */

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { TEXTS } from '../../packages/core/src/texts';
-import { expectShell, signIn } from './helpers';
+import { expectShell, signIn, submitSignIn } from './helpers';
 
 test('an expired session returns to login with the spec message, then back to the page', async ({
   page,
@@ -24,9 +24,7 @@ test('an expired session returns to login with the spec message, then back to th
   expect(decodeURIComponent(page.url())).toContain('redirect=/reports');
   await expect(page.getByText(TEXTS.login.sessionExpired)).toBeVisible();
 
-  await page.getByLabel(/email/i).fill('demo@patchwell.local');
-  await page.getByLabel(/^password/i).fill('patchwell-demo-2026');
-  await page.getByRole('button', { name: /^(log ?in|sign ?in)$/i }).click();
+  await submitSignIn(page);
   await expect(page).toHaveURL(new RegExp(`/console/reports\\?(.*&)?o=${zone}`));
 });
 
