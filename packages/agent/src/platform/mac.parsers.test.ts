@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessRunner } from '../jobs/process.js';
-import { fixture } from './fixtures/fixtures.js';
+import { exitedOk, fixture } from './fixtures/fixtures.js';
 import {
   parsePkgutilInfo,
   parseSoftwareUpdateList,
@@ -79,17 +79,7 @@ describe('the macOS adapter', () => {
   const run: ProcessRunner = async (spec) => {
     const key = `${spec.command.split('/').pop()} ${spec.args.join(' ')}`;
     const stdout = spec.command === '/bin/sh' ? fixture('pkgutil-info.txt') : (outputs[key] ?? '');
-    const now = new Date();
-    return {
-      exitCode: 0,
-      signal: null,
-      stdout,
-      stderr: '',
-      timedOut: false,
-      spawnError: null,
-      startedAt: now,
-      finishedAt: now,
-    };
+    return exitedOk(stdout);
   };
   const mac = createMacPlatform(run);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessRunner } from '../jobs/process.js';
-import { fixture } from './fixtures/fixtures.js';
+import { exitedOk, fixture } from './fixtures/fixtures.js';
 import { asArray, parseUninstallEntries, parseWindowsSystem, parseWuaUpdates } from './windows.parsers.js';
 import { createWindowsPlatform, powershell, windowsPackageCommand, wuaInstallScript } from './windows.js';
 
@@ -64,17 +64,7 @@ describe('the Windows adapter', () => {
       : script.includes('CreateUpdateSearcher')
         ? fixture('windows-wua.json')
         : fixture('windows-system.json');
-    const now = new Date();
-    return {
-      exitCode: 0,
-      signal: null,
-      stdout,
-      stderr: '',
-      timedOut: false,
-      spawnError: null,
-      startedAt: now,
-      finishedAt: now,
-    };
+    return exitedOk(stdout);
   };
   const win = createWindowsPlatform(run);
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
 import {
+  COMMAND_RESULT_STATUSES,
   ZAgentCommandArgs,
   ZAgentCommandType,
   ZInventorySystem,
   ZOsFamily,
   ZPatchSeverity,
 } from '../agent/agent-protocol.schema';
+import { ZPaging } from '../paging.schema';
 
 /**
  * Console payloads of the devices API (`/api/servers`, docs/api/devices-agent-contract.md,
@@ -15,14 +16,6 @@ import {
 
 /** A boolean query parameter: `true`/`false`/`1`/`0`. */
 export const ZQueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-
-/** Zero-based paging of console lists. */
-export const ZPaging = z.object({
-  /** Zero-based page number. Default 0. */
-  page: z.coerce.number().int().min(0).default(0),
-  /** Rows per page, 1 to 500. Default 25. */
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-});
 
 /** The zone of a call: `o`, alias `org`. */
 const zoneFields = {
@@ -144,8 +137,8 @@ export const ZDeviceList = z.object({
 });
 export type DeviceList = z.infer<typeof ZDeviceList>;
 
-/** Statuses of a command. */
-export const COMMAND_STATUSES = ['pending', 'in_progress', 'success', 'error', 'timed_out', 'canceled'] as const;
+/** Statuses of a command: waiting or running, then one of the agent's final statuses. */
+export const COMMAND_STATUSES = ['pending', 'in_progress', ...COMMAND_RESULT_STATUSES] as const;
 export const ZCommandStatus = z.enum(COMMAND_STATUSES);
 export type CommandStatus = z.infer<typeof ZCommandStatus>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZOsFamily, ZPatchSeverity } from '../agent/agent-protocol.schema';
-import { ZDevice, ZPaging, ZQueryBool } from './devices.schema';
+import { ZPaging } from '../paging.schema';
+import { ZDevice, ZQueryBool } from './devices.schema';
 
 /** Console payloads of `/api/orgs/{orgId}/packages` (docs/api/devices-agent-contract.md, "software"). */
 

@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
+import { ZPaging } from '../paging.schema';
 
 /** Payloads of `GET /api/accounts/{accountId}/outbox` (docs/api/zones-users-contract.md, "Mail"). */
 
 /** Paging of the outbox: zero-based pages (spec A section 9). */
-export const ZOutboxQuery = z.object({
-  /** Zero-based page number. Default 0. */
-  page: z.coerce.number().int().min(0).default(0),
-  /** Messages per page, 1 to 500. Default 25. */
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-});
+export const ZOutboxQuery = ZPaging;
 export type OutboxQuery = z.infer<typeof ZOutboxQuery>;
 
 /** One outgoing message, as recorded. */
