@@ -7,6 +7,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
+import { ZIdParams } from '../../http/params';
 
 const tags = ['api keys'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
@@ -63,7 +64,7 @@ export async function apiKeysRoutes(root: FastifyInstance, ctx: AppContext): Pro
         summary: 'Revoke an API key',
         description: 'The key is refused from the next request on. 404 for a key that is not the caller’s.',
         security,
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: ZIdParams,
         response: { 204: z.void(), 401: ZApiError, 404: ZApiError },
       },
     },

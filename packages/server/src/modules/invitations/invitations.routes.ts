@@ -21,11 +21,11 @@ import {
   listInvitations,
   revokeAccountInvitation,
 } from './invitations.service';
+import { ZAccountParams, ZIdParam } from '../../http/params';
 
 const tags = ['invitations'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const ZTokenParams = z.object({ token: z.string().min(1).max(128) });
-const ZAccountParams = z.object({ accountId: z.coerce.number().int().positive() });
 const gone =
   "410 `invitations.expired` ('This invitation has expired or was already used.') once used, revoked or expired";
 
@@ -137,7 +137,7 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
           'Its link stops working at once. 409 `invitations.accepted` when already accepted. Global ' +
           'administrators of the account only (403 for its other users, 404 for another account).',
         security,
-        params: ZAccountParams.extend({ id: z.coerce.number().int().positive() }),
+        params: ZAccountParams.extend({ id: ZIdParam }),
         response: { 204: z.void(), 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError },
       },
     },

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ZOutboxPage, ZOutboxQuery } from '@patchwell/core/mail/outbox.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { listOutbox } from './mail.service';
+import { ZAccountParams } from '../../http/params';
 
 /** The account's outbox, read by its global administrators. */
 export async function mailRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -23,7 +23,7 @@ export async function mailRoutes(root: FastifyInstance, ctx: AppContext): Promis
           'accepted it or `error` when sending failed. Without `SMTP_URL` messages only wait here. Global ' +
           'administrators of the account only (403 for its other users, 404 for another account).',
         security: [{ cookieAuth: [] }, { bearerAuth: [] }],
-        params: z.object({ accountId: z.coerce.number().int().positive() }),
+        params: ZAccountParams,
         querystring: ZOutboxQuery,
         response: { 200: ZOutboxPage, 401: ZApiError, 403: ZApiError, 404: ZApiError },
       },

@@ -17,11 +17,11 @@ import {
   listUsersOfAccount,
   updateUserOfAccount,
 } from './account-users.service';
+import { ZAccountParams, ZIdParam } from '../../http/params';
 
 const tags = ['users'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
-const ZAccountParams = z.object({ accountId: z.coerce.number().int().positive() });
-const ZAccountUserParams = ZAccountParams.extend({ userId: z.coerce.number().int().positive() });
+const ZAccountUserParams = ZAccountParams.extend({ userId: ZIdParam });
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
 const who = 'Global administrators of the account only (403 for its other users, 404 for another account).';
 

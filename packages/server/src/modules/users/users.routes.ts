@@ -23,10 +23,10 @@ import {
   unlockZoneUser,
   updateZoneUser,
 } from './users.service';
+import { ZIdParams } from '../../http/params';
 
 const tags = ['users'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
-const ZUserIdParams = z.object({ id: z.coerce.number().int().positive() });
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
 
 /**
@@ -71,7 +71,7 @@ export async function usersRoutes(root: FastifyInstance, ctx: AppContext): Promi
           'disabling ends their sessions). A global administrator’s role and status change only in global user ' +
           'management (403 `users.global_admin`). A user who is not a member of zone `o` is 404.',
         security,
-        params: ZUserIdParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         body: ZUpdateUserFields,
         response: { 200: ZZoneUser, ...errors, 409: ZApiError, 429: ZApiError },
@@ -97,7 +97,7 @@ export async function usersRoutes(root: FastifyInstance, ctx: AppContext): Promi
           'Needs Users.delete in zone `o`. Their open invitations into the zone are revoked; a user left without ' +
           'any zone (and without global access) is signed out.',
         security,
-        params: ZUserIdParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         response: { 204: z.void(), ...errors },
       },

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZSessionSettings } from '@patchwell/core/shell/session-settings.schema';
 import { ZZoneUserList } from '@patchwell/core/users/users.schema';
@@ -15,13 +14,12 @@ import {
   listAccountZoneUsers,
   updateAccountZone,
 } from './zones.service';
+import { ZAccountParams, ZIdParam } from '../../http/params';
 
 const tags = ['zones'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
-const id = z.coerce.number().int().positive();
-const ZAccountParams = z.object({ accountId: id });
-const ZAccountZoneParams = z.object({ accountId: id, zoneId: id });
+const ZAccountZoneParams = ZAccountParams.extend({ zoneId: ZIdParam });
 const accountOnly =
   'Global administrators of the account only: another account answers 404, other users of the account 403.';
 

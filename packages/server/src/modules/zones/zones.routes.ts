@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZSessionSettings } from '@patchwell/core/shell/session-settings.schema';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
@@ -25,11 +24,11 @@ import {
   setZoneSessionSettings,
 } from './zone-settings.service';
 import { createZone, getZone, listZones, setZoneDisabled, updateZoneById } from './zones.service';
+import { ZIdParams } from '../../http/params';
 
 const tags = ['zones'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
-const ZZoneParams = z.object({ id: z.coerce.number().int().positive() });
 
 /** Zones (`/api/orgs…`) and the account scope's zones and session settings. */
 export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -116,7 +115,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary: 'One zone',
         description: 'Organization.read in the zone; 404 for a zone the caller may not enter.',
         security,
-        params: ZZoneParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         response: { 200: ZZone, ...errors },
       },
@@ -133,7 +132,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary: 'Rename a zone',
         description: 'Organization.manage in the zone. 409 when another zone of the account has the name.',
         security,
-        params: ZZoneParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         body: ZUpdateZoneBody,
         response: { 200: ZZone, ...errors, 409: ZApiError },
@@ -155,7 +154,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
           summary: disabled ? 'Disable a zone' : 'Enable a zone',
           description: 'Global administrators of the zone’s account only (403 for other members).',
           security,
-          params: ZZoneParams,
+          params: ZIdParams,
           querystring: ZZoneQuery,
           response: { 200: ZZone, ...errors },
         },
@@ -173,7 +172,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary: 'The zone’s agent access key',
         description: 'Organization.manage. 409 `zones.access_key_unreadable` when the server’s secret key changed.',
         security,
-        params: ZZoneParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         response: { 200: ZAccessKey, ...errors, 409: ZApiError },
       },
@@ -190,7 +189,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary: 'Replace the zone’s agent access key',
         description: 'Organization.manage. The previous key stops enrolling agents at once.',
         security,
-        params: ZZoneParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         response: { 200: ZAccessKey, ...errors },
       },
@@ -207,7 +206,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
         summary: 'Session bounds of a zone',
         description: 'Organization.manage.',
         security,
-        params: ZZoneParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         response: { 200: ZSessionSettings, ...errors },
       },
@@ -226,7 +225,7 @@ export async function zonesRoutes(root: FastifyInstance, ctx: AppContext): Promi
           'Organization.manage. Lifetime 30 minutes to 2160 hours, idle timeout 30 minutes to 720 hours. ' +
           'Sessions of the zone’s users get the new bounds at once (a user in several zones has the strictest).',
         security,
-        params: ZZoneParams,
+        params: ZIdParams,
         querystring: ZZoneQuery,
         body: ZSessionSettings,
         response: { 200: ZSessionSettings, ...errors },

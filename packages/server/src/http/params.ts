@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** A positive integer id taken from a URL segment. */
+export const ZIdParam = z.coerce.number().int().positive();
+
+/** Path params of `/…/:id` routes. */
+export const ZIdParams = z.object({ id: ZIdParam });
+
+/** Path params of `/api/accounts/:accountId/…` routes. */
+export const ZAccountParams = z.object({ accountId: ZIdParam });
