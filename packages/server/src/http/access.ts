@@ -88,8 +88,12 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
     // set it (sign-up), can. Browsers may replay cached Basic credentials, never a Bearer
     // token, and a request with a Bearer token is never authenticated by its cookie.
     const bearer = bearerToken(request);
-    const hasCookie = readSessionToken(request, ctx.config) !== undefined;
-    if (UNSAFE_METHODS.has(request.method) && bearer === undefined && (hasCookie || !request.headers.authorization)) {
+    const token = readSessionToken(request, ctx.config);
+    if (
+      UNSAFE_METHODS.has(request.method) &&
+      bearer === undefined &&
+      (token !== undefined || !request.headers.authorization)
+    ) {
       assertSameOrigin(request, ctx.config);
     }
 
@@ -101,7 +105,6 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
       return;
     }
     if (config.basicSignIn && /^basic(\s|$)/i.test(request.headers.authorization ?? '')) return;
-    const token = readSessionToken(request, ctx.config);
     if (!token) throw new AppError(AUTH_ERRORS.unauthenticated.code, 401, AUTH_ERRORS.unauthenticated.message);
     const user = await resolveSession(ctx, token);
     request.user = user;
