@@ -81,8 +81,6 @@ export const CONSOLE_TEXTS = {
   },
   signup: {
     title: 'Create your Patchwell account',
-    firstname: 'First name',
-    lastname: 'Last name',
     company: 'Company name',
     email: 'Email',
     password: 'Password',

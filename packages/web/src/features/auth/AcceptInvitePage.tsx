@@ -2,19 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ZPassword } from '@patchwell/core/auth/password';
 import { TEXTS } from '@patchwell/core/texts';
 import { nameField, type Invitation } from '@patchwell/core/users/users.schema';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
@@ -27,6 +15,8 @@ import { PATHS } from '../../app/paths';
 import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { formatUtc } from '../../ui/format-date';
+import { NameFields } from '../../ui/NameFields';
+import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { acceptInvitation, fetchInvitation, profileQuery } from './auth.api';
 
@@ -101,36 +91,12 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
         )}
         {needsPassword && (
           <>
-            <Group grow align="flex-start">
-              <TextInput
-                label={CONSOLE_TEXTS.profile.firstname}
-                autoComplete="given-name"
-                required
-                {...register('firstname')}
-                error={errors.firstname?.message}
-              />
-              <TextInput
-                label={CONSOLE_TEXTS.profile.lastname}
-                autoComplete="family-name"
-                required
-                {...register('lastname')}
-                error={errors.lastname?.message}
-              />
-            </Group>
+            <NameFields firstname={register('firstname')} lastname={register('lastname')} errors={errors} />
             <input type="text" autoComplete="username" value={invitation.email} readOnly hidden />
-            <PasswordInput
-              label={CONSOLE_TEXTS.signup.password}
-              autoComplete="new-password"
-              required
-              {...register('password')}
-              error={errors.password?.message}
-            />
-            <PasswordInput
-              label={CONSOLE_TEXTS.signup.passwordConfirmation}
-              autoComplete="new-password"
-              required
-              {...register('password_confirmation')}
-              error={errors.password_confirmation?.message}
+            <NewPasswordFields
+              password={register('password')}
+              confirmation={register('password_confirmation')}
+              errors={errors}
             />
           </>
         )}

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZSignUpBody, type SignUpResult } from '@patchwell/core/auth/signup.schema';
 import { TEXTS } from '@patchwell/core/texts';
-import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
@@ -11,6 +11,8 @@ import { errorText } from '../../api/error-text';
 import { ApiError } from '../../api/errors';
 import { PATHS } from '../../app/paths';
 import { CONSOLE_TEXTS } from '../../texts';
+import { NameFields } from '../../ui/NameFields';
+import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
 import { useClientConfig } from '../shell/shell.api';
@@ -124,22 +126,7 @@ export function SignUpPage() {
         )}
         <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate>
           <Stack gap="sm">
-            <Group grow align="flex-start">
-              <TextInput
-                label={CONSOLE_TEXTS.signup.firstname}
-                autoComplete="given-name"
-                required
-                {...register('firstname')}
-                error={errors.firstname?.message}
-              />
-              <TextInput
-                label={CONSOLE_TEXTS.signup.lastname}
-                autoComplete="family-name"
-                required
-                {...register('lastname')}
-                error={errors.lastname?.message}
-              />
-            </Group>
+            <NameFields firstname={register('firstname')} lastname={register('lastname')} errors={errors} />
             <TextInput
               label={CONSOLE_TEXTS.signup.company}
               autoComplete="organization"
@@ -155,19 +142,10 @@ export function SignUpPage() {
               {...register('email')}
               error={errors.email?.message}
             />
-            <PasswordInput
-              label={CONSOLE_TEXTS.signup.password}
-              autoComplete="new-password"
-              required
-              {...register('password')}
-              error={errors.password?.message}
-            />
-            <PasswordInput
-              label={CONSOLE_TEXTS.signup.passwordConfirmation}
-              autoComplete="new-password"
-              required
-              {...register('password_confirmation')}
-              error={errors.password_confirmation?.message}
+            <NewPasswordFields
+              password={register('password')}
+              confirmation={register('password_confirmation')}
+              errors={errors}
             />
             <TextInput
               label={CONSOLE_TEXTS.signup.endpoints}

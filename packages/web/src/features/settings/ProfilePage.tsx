@@ -7,6 +7,7 @@ import { serverFieldErrors } from '../../api/field-errors';
 import { useShell } from '../../app/shell-context';
 import { useRefreshProfile } from '../../app/useRefreshProfile';
 import { CONSOLE_TEXTS } from '../../texts';
+import { NameFields } from '../../ui/NameFields';
 import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
@@ -84,22 +85,7 @@ function NameEmailForm({ onDirtyChange }: { onDirtyChange: (d: boolean) => void 
   return (
     <form onSubmit={handleSubmit(onValid)} noValidate>
       <Stack gap="sm">
-        <Group grow align="flex-start">
-          <TextInput
-            label={CONSOLE_TEXTS.profile.firstname}
-            autoComplete="given-name"
-            required
-            {...register('firstname')}
-            error={errors.firstname?.message}
-          />
-          <TextInput
-            label={CONSOLE_TEXTS.profile.lastname}
-            autoComplete="family-name"
-            required
-            {...register('lastname')}
-            error={errors.lastname?.message}
-          />
-        </Group>
+        <NameFields firstname={register('firstname')} lastname={register('lastname')} errors={errors} />
         {isSaml ? (
           <TextInput
             label={CONSOLE_TEXTS.users.email}

@@ -1,7 +1,8 @@
-import { Button, Group, Modal, NativeSelect, Stack } from '@mantine/core';
+import { Modal, NativeSelect, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { TEXTS } from '@patchwell/core/texts';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { DialogActions } from '../../../ui/DialogActions';
 import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
 
 export type AssignGroupDialogProps = {
@@ -57,14 +58,7 @@ export function AssignGroupDialog({ opened, groups, onClose, onSubmit }: AssignG
             ]}
             error={error}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {CONSOLE_TEXTS.common.cancel}
-            </Button>
-            <Button type="submit" loading={isBusy}>
-              {CONSOLE_TEXTS.devices.assign}
-            </Button>
-          </Group>
+          <DialogActions submitLabel={CONSOLE_TEXTS.devices.assign} isSubmitting={isBusy} onCancel={close} />
         </Stack>
       </form>
     </Modal>

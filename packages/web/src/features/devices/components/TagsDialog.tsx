@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { TEXTS } from '@patchwell/core/texts';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { DialogActions } from '../../../ui/DialogActions';
 
 export type TagsDialogProps = {
   opened: boolean;
@@ -61,14 +62,7 @@ export function TagsDialog({ opened, title, onClose, onSubmit }: TagsDialogProps
             onChange={(e) => setValue(e.currentTarget.value)}
             error={error}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {CONSOLE_TEXTS.common.cancel}
-            </Button>
-            <Button type="submit" loading={isBusy}>
-              {CONSOLE_TEXTS.devices.apply}
-            </Button>
-          </Group>
+          <DialogActions submitLabel={CONSOLE_TEXTS.devices.apply} isSubmitting={isBusy} onCancel={close} />
         </Stack>
       </form>
     </Modal>

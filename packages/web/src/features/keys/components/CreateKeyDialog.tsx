@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { errorText } from '../../../api/error-text';
 import { serverFieldErrors } from '../../../api/field-errors';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { DialogActions } from '../../../ui/DialogActions';
 import { notify } from '../../../ui/notify';
 import { CopyValueButton } from '../../../ui/CopyValueButton';
 import { createApiKey } from '../keys.api';
@@ -122,14 +123,7 @@ export function CreateKeyDialog({
               {...register('expires_in_days')}
               error={errors.expires_in_days?.message}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {CONSOLE_TEXTS.common.cancel}
-              </Button>
-              <Button type="submit" loading={isSubmitting}>
-                {CONSOLE_TEXTS.keys.create}
-              </Button>
-            </Group>
+            <DialogActions submitLabel={CONSOLE_TEXTS.keys.create} isSubmitting={isSubmitting} onCancel={close} />
           </Stack>
         </form>
       )}

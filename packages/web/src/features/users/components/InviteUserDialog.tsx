@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZEmail } from '@patchwell/core/auth/signup.schema';
 import { TEXTS } from '@patchwell/core/texts';
-import { Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorText } from '../../../api/error-text';
 import { serverFieldErrors } from '../../../api/field-errors';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { DialogActions } from '../../../ui/DialogActions';
 import { notify } from '../../../ui/notify';
 import { ZONE_ROLE_OPTIONS } from '../role-options';
 import { inviteUser } from '../users.api';
@@ -84,14 +85,7 @@ export function InviteUserDialog({
             {...register('role_id')}
             error={errors.role_id?.message}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {CONSOLE_TEXTS.common.cancel}
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              {CONSOLE_TEXTS.users.sendInvite}
-            </Button>
-          </Group>
+          <DialogActions submitLabel={CONSOLE_TEXTS.users.sendInvite} isSubmitting={isSubmitting} onCancel={close} />
         </Stack>
       </form>
     </Modal>
