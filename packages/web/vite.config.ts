@@ -23,8 +23,6 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    // dist/.vite/manifest.json: lets scripts/bundle-size.mjs measure what a page loads.
-    manifest: true,
     rolldownOptions: {
       output: {
         // Long-lived vendor chunks: they change with dependency upgrades, not with our code.
