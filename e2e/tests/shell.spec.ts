@@ -65,11 +65,17 @@ test.describe('console shell', () => {
     await expect(page).toHaveURL(new RegExp(`/console/devices\\?(.*&)?o=${zone}`));
     await nav.getByRole('link', { name: 'Reports', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/console/reports\\?(.*&)?o=${zone}`));
-    // Each navigation sent a page-view event to the analytics sink.
-    const views = await page.evaluate(() =>
-      (window.__patchwellPageViews ?? []).filter((e) => e.type === 'page_view').map((e) => e.path),
-    );
-    expect(views.slice(-2)).toEqual(['/devices', '/reports']);
+    // Each navigation sent a page-view event to the analytics sink (once the page rendered).
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (window.__patchwellPageViews ?? [])
+            .filter((e) => e.type === 'page_view')
+            .map((e) => e.path)
+            .slice(-2),
+        ),
+      )
+      .toEqual(['/devices', '/reports']);
     await page.reload();
     await expect(page).toHaveURL(new RegExp(`o=${zone}`));
     await expect(nav.getByRole('button', { name: /^Zone: / })).toContainText(name);
