@@ -1,6 +1,6 @@
 import { DEBOUNCE_MS } from '@patchwell/core/constants';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   readTableQuery,
@@ -29,7 +29,22 @@ export type TableQueryControls<F extends string> = {
  * page; the search text is debounced 200 ms before it changes the query (spec B section 4).
  */
 export function useTableQuery<F extends string>(filterNames: readonly F[], searchName?: F): TableQueryControls<F> {
-  const [params, setParams] = useSearchParams();
+  const [params, setSearchParams] = useSearchParams();
+  // react-router hands functional updates the last *rendered* params, so two changes made
+  // before a re-render (two filters picked quickly) would lose the first. Chain them here.
+  const pending = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    pending.current = null;
+  }, [params]);
+  const setParams = useCallback(
+    (update: (prev: URLSearchParams) => URLSearchParams, options?: { replace?: boolean }) =>
+      setSearchParams((prev) => {
+        const next = update(pending.current ?? prev);
+        pending.current = next;
+        return next;
+      }, options),
+    [setSearchParams],
+  );
   const query = useMemo(() => readTableQuery(params, filterNames), [params, filterNames]);
   const urlSearch = searchName ? query.filters[searchName] : '';
   const [searchInput, setSearchInput] = useState(urlSearch);
