@@ -120,6 +120,12 @@ export const ZAgentCommandArgs = z.object({
     .string()
     .max(256 * 1024)
     .optional(),
+  /**
+   * What a `run_script` is for. A worklet's evaluation is a read-only check (exit 0 compliant),
+   * so the agent runs it even without --allow-changes; anything else that changes the machine
+   * needs that flag.
+   */
+  purpose: z.enum(['evaluate', 'remediate', 'script']).optional(),
   /** Delay before a reboot, in seconds. */
   delay_s: z.number().int().min(0).max(86_400).optional(),
 });

@@ -50,6 +50,9 @@ export const DEVICE_SORT_FIELDS = [
 export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
 
 /** The device list's filters (shared by `GET /api/servers` and its CSV export). */
+/** Most devices in one bulk action, or in an `ids` filter. */
+export const BATCH_MAX = 500;
+
 export const ZDeviceFilters = z.object({
   /** `field:asc|desc`, field one of DEVICE_SORT_FIELDS. Default `name:asc`. */
   sort: z
@@ -70,6 +73,10 @@ export const ZDeviceFilters = z.object({
   tag: z.string().min(1).max(100).optional(),
   /** Substring of the name, host name, custom name, or an IP address. */
   search: z.string().max(200).optional(),
+  /** Only these devices, up to 500 (`ids[]=1&ids[]=2`): a row menu's export of one device. */
+  ids: z
+    .preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(z.coerce.number().int().positive()).min(1).max(BATCH_MAX))
+    .optional(),
 });
 
 /** `GET /api/servers?o=&page=&limit=&sort=&…filters` and `GET /api/servers/export.csv`. */
@@ -313,8 +320,6 @@ export type DeviceCommandList = z.infer<typeof ZDeviceCommandList>;
 
 /** Bulk actions on devices. */
 export const BATCH_ACTIONS = ['tag', 'untag', 'group', 'scan', 'reboot', 'remove'] as const;
-/** Most devices in one bulk action. */
-export const BATCH_MAX = 500;
 
 /** `POST /api/servers/batch?o=` → `{ affected }`. */
 export const ZDeviceBatchBody = z
@@ -351,15 +356,29 @@ export const ZAgentInfo = z.object({
   server_url: z.string(),
   /** The zone's access key; null unless the caller has Organization.manage. */
   access_key: z.string().nullable(),
-  /** Install and enrol command lines per OS (using the key, or a placeholder). */
+  /**
+   * Command lines per OS, run as root or Administrator: download the agent, check its SHA-256,
+   * enrol with the key (or a placeholder), install it as a service. Each needs Node.js 20+.
+   */
   install: z.object({
-    /** Linux command lines. */
+    /** Linux (sh): /opt/patchwell, a systemd unit. */
     linux: z.string(),
-    /** macOS command lines. */
+    /** macOS (sh): /opt/patchwell, a launchd daemon. */
     mac: z.string(),
-    /** Windows (PowerShell) command lines. */
+    /** Windows (PowerShell): %ProgramData%\Patchwell, a startup task as SYSTEM. */
     windows: z.string(),
   }),
+  /** The agent this server hands out. Optional: servers before it was added leave it out. */
+  agent: z
+    .object({
+      /** `GET` it without signing in. */
+      download_url: z.string(),
+      /** Hex SHA-256 of the file; null when the server has not built the agent (the download answers 404). */
+      sha256: z.string().nullable(),
+      /** Size in bytes; null when not built. */
+      size_bytes: z.number().int().nullable(),
+    })
+    .optional(),
 });
 export type AgentInfo = z.infer<typeof ZAgentInfo>;
 
