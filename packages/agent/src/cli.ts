@@ -1,12 +1,26 @@
 /**
- * The endpoint agent's command line: enroll, run, status, simulate, version, help.
+ * The endpoint agent's command line: enroll, run, status, install-service, uninstall-service,
+ * simulate, version, help.
  * Exit codes: 0 done, 1 failure, 2 usage, 3 the server removed this device.
  */
+import { isSea } from 'node:sea';
 import { PRODUCT_NAME } from '@patchwell/core/constants';
 import { AgentApiError, createApiClient } from './api/client.js';
+import { runProcess } from './jobs/process.js';
 import { currentPlatform } from './platform/detect.js';
 import { runAgent } from './run/agent-loop.js';
 import { enrollDevice } from './run/enroll.js';
+import { applyPlan, currentLauncher, launcherProblems, serviceOs } from './service/apply.js';
+import {
+  describePlan,
+  installPlan,
+  uninstallPlan,
+  UNIX_STATE_PATH,
+  WINDOWS_STATE_PATH,
+  windowsInstallScript,
+  windowsUninstallScript,
+  type ServiceOs,
+} from './service/service.js';
 import { startFleet } from './simulate/fleet.js';
 import { defaultStatePath, readState, writeState } from './state/state.js';
 import { AGENT_VERSION } from './version.js';
@@ -24,18 +38,25 @@ Commands:
               check in, send the inventory, execute queued commands; --once exits after
               one round. Without --allow-changes, installs and removals run the package
               manager's simulation, scripts are refused and reboots are only reported.
-  status [--state FILE]
+  status [--json] [--state FILE]
               print the stored identity and this machine's facts
+  install-service [--yes] [--allow-changes] [--state FILE]
+              run the agent at boot: a systemd unit, a launchd daemon, or a Windows task
+              as SYSTEM. Without --yes it prints what it would do; with it (as root or
+              Administrator) it does it. --allow-changes is passed on to run.
+  uninstall-service [--yes]
+              stop and remove that service (the state file stays)
   simulate --count N --server URL --key KEY [--seed S] [--duration S] [--long-poll K]
               run N virtual Windows, macOS and Linux devices in this process
-  version     print the agent version
+  version [--json]
+              print the agent version (--json: also the runtime and isSea)
   help        show this text
 
 Default state file: ~/.patchwell-agent/state.json (/var/lib/patchwell-agent/state.json as root).`;
 
 type Flags = { positional: string[]; values: Map<string, string>; switches: Set<string> };
 
-const SWITCHES = new Set(['once', 'allow-changes', 'json', 'help']);
+const SWITCHES = new Set(['once', 'allow-changes', 'json', 'help', 'yes']);
 
 export function parseArgs(argv: string[]): Flags {
   const flags: Flags = { positional: [], values: new Map(), switches: new Set() };
@@ -161,6 +182,61 @@ async function status(flags: Flags): Promise<number> {
   return 0;
 }
 
+function serviceStatePath(flags: Flags, os: ServiceOs): string {
+  return flags.values.get('state') ?? (os === 'windows' ? WINDOWS_STATE_PATH : UNIX_STATE_PATH);
+}
+
+function isAdmin(os: ServiceOs): boolean {
+  // Windows has no uid; PowerShell's own errors say when the task cannot be registered.
+  return os === 'windows' || process.getuid?.() === 0;
+}
+
+/** install-service / uninstall-service: prints the plan, and carries it out only with --yes. */
+async function service(flags: Flags, action: 'install' | 'uninstall'): Promise<number> {
+  const os = serviceOs();
+  if (!os) {
+    console.error(`No service support for ${process.platform}.`);
+    return 1;
+  }
+  const spec = {
+    launcher: currentLauncher(),
+    statePath: serviceStatePath(flags, os),
+    allowChanges: flags.switches.has('allow-changes'),
+  };
+  const plan = action === 'install' ? installPlan(os, spec) : uninstallPlan(os);
+  const text = describePlan(plan, {
+    windows: action === 'install' ? windowsInstallScript(spec) : windowsUninstallScript(),
+  });
+  if (!flags.switches.has('yes')) {
+    console.log(
+      `${text}\n\nNothing was changed: add --yes to do this (as ${os === 'windows' ? 'Administrator' : 'root'}).`,
+    );
+    return 0;
+  }
+  if (!isAdmin(os)) {
+    console.error(`${action}-service --yes needs root (sudo).`);
+    return 1;
+  }
+  if (action === 'install') {
+    if (!(await readState(spec.statePath))) {
+      console.error(
+        `No state at ${spec.statePath}: enrol first (patchwell-agent enroll --server URL --key KEY --state ${spec.statePath}).`,
+      );
+      return 1;
+    }
+    // Node itself is left out: where it lives is the administrator's choice (Homebrew's
+    // belongs to the admin user); the agent's file is what the instructions put in place.
+    const agentFiles = isSea() ? spec.launcher : spec.launcher.slice(1);
+    const problems = os === 'windows' ? [] : await launcherProblems(agentFiles);
+    if (problems.length) {
+      console.error(`Refusing to run this agent as root: ${problems.join('; ')}.
+Copy it to a root-owned folder first, e.g. sudo install -D -m 0755 <agent file> /opt/patchwell/patchwell-agent.cjs`);
+      return 1;
+    }
+  }
+  return (await applyPlan(plan, runProcess, (line) => console.log(line))) ? 0 : 1;
+}
+
 async function simulate(flags: Flags): Promise<number> {
   const fleet = startFleet({
     server: serverUrl(flags),
@@ -196,7 +272,10 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'version':
       case '--version':
-        console.log(AGENT_VERSION);
+        if (flags.switches.has('json')) {
+          const runtime = { node: process.version, platform: process.platform, arch: process.arch };
+          console.log(JSON.stringify({ version: AGENT_VERSION, sea: isSea(), ...runtime }));
+        } else console.log(AGENT_VERSION);
         return 0;
       case 'help':
         console.log(USAGE);
@@ -207,6 +286,10 @@ export async function main(argv: string[]): Promise<number> {
         return await run(flags);
       case 'status':
         return await status(flags);
+      case 'install-service':
+        return await service(flags, 'install');
+      case 'uninstall-service':
+        return await service(flags, 'uninstall');
       case 'simulate':
         return await simulate(flags);
       default:

@@ -96,6 +96,28 @@ describe('executeCommand', () => {
     expect(result.stderr_tail).toMatch(/--allow-changes/);
   });
 
+  it("runs a worklet's evaluation without --allow-changes, and reports its exit code", async () => {
+    const ctx = { platform: createFakePlatform(), api: fakeApi(), allowChanges: false };
+    const compliant = await executeCommand(
+      command('run_script', { language: 'bash', script: 'echo fine; exit 0', purpose: 'evaluate' }),
+      ctx,
+    );
+    expect(compliant).toMatchObject({ status: 'success', exit_code: 0, stdout_tail: 'fine\n' });
+    expect(compliant.data).toMatchObject({ purpose: 'evaluate' });
+    const failing = await executeCommand(
+      command('run_script', { language: 'bash', script: 'echo firewall off; exit 1', purpose: 'evaluate' }),
+      ctx,
+    );
+    expect(failing).toMatchObject({ status: 'error', exit_code: 1, stdout_tail: 'firewall off\n' });
+    // A remediation is a change: refused like any script.
+    const remediation = await executeCommand(
+      command('run_script', { language: 'bash', script: 'echo fixed', purpose: 'remediate' }),
+      ctx,
+    );
+    expect(remediation.status).toBe('error');
+    expect(remediation.stderr_tail).toMatch(/--allow-changes/);
+  });
+
   it('simulates package changes without --allow-changes', async () => {
     const result = await executeCommand(command('install_updates', { names: ['curl'] }), {
       platform: createFakePlatform(),

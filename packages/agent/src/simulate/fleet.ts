@@ -57,6 +57,8 @@ type SimDevice = {
   sentHash: string | null;
   bootAt: number;
   running: Set<string>;
+  /** Worklet evaluations this device passes (by script); a remediation makes the next ones pass. */
+  compliantScripts: Map<string, boolean>;
   failures: number;
   timer: NodeJS.Timeout | null;
   longPoll: boolean;
@@ -145,6 +147,7 @@ export function startFleet(options: FleetOptions) {
       sentHash: null,
       bootAt: Date.now() - machine.system.uptime_s * 1000,
       running: new Set(),
+      compliantScripts: new Map(),
       failures: 0,
       timer: null,
       longPoll: i < (options.longPollDevices ?? 4),
@@ -251,6 +254,10 @@ export function startFleet(options: FleetOptions) {
         m.software = m.software.filter((s) => s.name !== cmd.args.package);
         m.patches = m.patches.filter((p) => p.name !== cmd.args.package);
         break;
+      case 'run_script':
+        if (cmd.args.purpose === 'remediate')
+          for (const key of d.compliantScripts.keys()) d.compliantScripts.set(key, true);
+        break;
       case 'reboot':
         later(Math.max(1, cmd.args.delay_s ?? 60) * 1000 * timeScale, () => {
           d.bootAt = Date.now();
@@ -263,6 +270,36 @@ export function startFleet(options: FleetOptions) {
     rehash(d);
   }
 
+  /**
+   * A worklet evaluation: about a third of devices start out of compliance with a given script;
+   * after the device runs a remediation, its evaluations pass (the fix "took").
+   */
+  function evaluate(d: SimDevice, cmd: AgentCommand, started: Date) {
+    const script = cmd.args.script ?? '';
+    let passes = d.compliantScripts.get(script);
+    if (passes === undefined) {
+      passes = !d.rng.chance(0.35);
+      d.compliantScripts.set(script, passes);
+    }
+    const result: CommandResult = {
+      status: passes ? 'success' : 'error',
+      exit_code: passes ? 0 : 1,
+      stdout_tail: passes ? 'Compliant\n' : 'Needs remediation\n',
+      stderr_tail: '',
+      started_at: started.toISOString(),
+      finished_at: new Date().toISOString(),
+      data: { simulated_device: true, purpose: 'evaluate' },
+    };
+    void track(
+      limit(() => postResult(d.api, cmd.id, result, { attempts: 3 }))
+        .then(() => void stats.results++)
+        .catch((err: unknown) =>
+          log(`${d.machine.system.hostname}: evaluation ${cmd.id} not posted: ${(err as Error).message}`),
+        )
+        .finally(() => d.running.delete(String(cmd.id))),
+    );
+  }
+
   function runCommand(d: SimDevice, cmd: AgentCommand) {
     const key = String(cmd.id);
     if (d.running.has(key)) return;
@@ -272,6 +309,7 @@ export function startFleet(options: FleetOptions) {
     const [lo, hi] = DURATION_S[cmd.type] ?? [1, 5];
     const durationMs = (lo + d.rng.next() * (hi - lo)) * 1000 * timeScale;
     later(durationMs, () => {
+      if (cmd.type === 'run_script' && cmd.args.purpose === 'evaluate') return evaluate(d, cmd, started);
       const fails = d.rng.chance(failureRate);
       let stdout = '';
       let stderr = '';
