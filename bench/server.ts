@@ -12,11 +12,13 @@ export async function startServer(opts: {
   port: number;
   dataDir?: string;
   env?: Record<string, string>;
+  /** Extra node flags, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
 }): Promise<Running> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'patchwell-bench-'));
   const url = `http://127.0.0.1:${opts.port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
     cwd: join(root, 'packages/server'),
     env: { ...process.env, PORT: String(opts.port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...opts.env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,10 +1,10 @@
 import { defineConfig } from 'drizzle-kit';
 
 // `npm run db:new -- <name>` writes a new forward-only migration into ./drizzle from the
-// difference between ./src/db/schema.ts and the last snapshot. No database is needed.
+// difference between the schema files and the last snapshot. No database is needed.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema.ts',
+  schema: ['./src/db/schema.ts', './src/db/policies.schema.ts', './src/db/host-imports.schema.ts'],
   out: './drizzle',
   // Timestamped file names (STYLE.md): two branches adding a migration do not collide on 0001.
   migrations: { prefix: 'timestamp' },

@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import qs from 'qs';
 import { QUERY_PARSER } from '@patchwell/core/constants';
 import { createAgentRuntime } from './agent-api/agent-runtime';
+import { agentDownloadRoutes } from './agent-api/agent-download.routes';
 import { agentRoutes } from './agent-api/agent.routes';
 import type { AppContext } from './context';
 import { registerAccess } from './http/access';
@@ -26,8 +27,11 @@ import { shellRoutes } from './modules/shell/shell.routes';
 import { zonesRoutes } from './modules/zones/zones.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
+import { globalDevicesRoutes } from './modules/devices/global-devices.routes';
 import { groupsRoutes } from './modules/devices/groups.routes';
+import { hostImportsRoutes } from './modules/devices/host-imports.routes';
 import { softwareRoutes } from './modules/devices/software.routes';
+import { policiesModule } from './modules/policies/policies.module';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -116,9 +120,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('preClose', async () => agents.stopWaiting());
   app.addHook('onClose', async () => agents.close());
   await agentRoutes(app, ctx, agents);
+  await agentDownloadRoutes(app);
   await devicesRoutes(app, ctx, agents);
+  await globalDevicesRoutes(app, ctx);
+  await hostImportsRoutes(app, ctx);
   await groupsRoutes(app, ctx, agents);
   await softwareRoutes(app, ctx);
+  await policiesModule(app, ctx, agents);
   await bespokeRoutes(app);
 
   return app;

@@ -139,6 +139,17 @@ const ZEnv = z
      * before the port closes; then requests in flight finish and the database closes.
      * Default `2000` when `NODE_ENV` is `production` (the default), otherwise `0`.
      */
+    /**
+     * How often this node's policy scheduler looks for due schedules, in milliseconds: 0 to
+     * 3600000, default `15000`. `0` turns it off on this node (one that only serves requests);
+     * any number of nodes may run it, each due run is still created once.
+     */
+    POLICY_SCHEDULER_INTERVAL_MS: z.coerce
+      .number({ error: 'POLICY_SCHEDULER_INTERVAL_MS must be a whole number of milliseconds between 0 and 3600000.' })
+      .int('POLICY_SCHEDULER_INTERVAL_MS must be a whole number of milliseconds between 0 and 3600000.')
+      .min(0, 'POLICY_SCHEDULER_INTERVAL_MS must be a whole number of milliseconds between 0 and 3600000.')
+      .max(3_600_000, 'POLICY_SCHEDULER_INTERVAL_MS must be a whole number of milliseconds between 0 and 3600000.')
+      .default(15_000),
     SHUTDOWN_DRAIN_MS: z.coerce
       .number({ error: 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.' })
       .int('SHUTDOWN_DRAIN_MS must be a whole number of milliseconds between 0 and 300000.')
@@ -227,6 +238,8 @@ export type Config = {
   mailFrom: string;
   /** Wait between SIGTERM and closing the listener, so load balancers see /readyz fail first. */
   shutdownDrainMs: number;
+  /** Policy scheduler tick (POLICY_SCHEDULER_INTERVAL_MS); 0 = off on this node. */
+  policySchedulerIntervalMs: number;
   /** The built console (`packages/web/dist`); not an environment variable, tests point it elsewhere. */
   webDistDir: string;
 };
@@ -283,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.MAIL_FROM ??
       `Patchwell <no-reply@${e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).hostname : 'localhost'}>`,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 2000 : 0),
+    policySchedulerIntervalMs: e.POLICY_SCHEDULER_INTERVAL_MS,
     webDistDir: path.resolve(packageRoot, '../web/dist'),
   };
 }

@@ -39,6 +39,18 @@ describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL
     expect(res.body.commands.map((c: { id: number }) => c.id)).toEqual([queued.body.id]);
   });
 
+  it('hands out on node A a command node B queued after A found none for the device', async () => {
+    const z = await buildZoneWithKey(nodeB);
+    const d = await enrollDevice(nodeA, z.accessKey);
+    expect((await checkinAs(nodeA, d.token)).body.commands).toEqual([]);
+    const queued = await z.admin.post(`/api/servers/${d.id}/queues?o=${z.zone.id}`, { command_type_name: 'GetOS' });
+    expect(queued.status).toBe(201);
+    // Node B's wake reaches A through NOTIFY; until it does, A may still read the database.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const res = await checkinAs(nodeA, d.token);
+    expect(res.body.commands.map((c: { id: number }) => c.id)).toEqual([queued.body.id]);
+  });
+
   it('drops the old token on node A when the device re-enrols on node B', async () => {
     const z = await buildZoneWithKey(nodeA);
     const d = await enrollDevice(nodeA, z.accessKey);

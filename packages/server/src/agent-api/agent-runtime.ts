@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { AppContext } from '../context';
-import { writeLastSeen, type DeviceIdentity, type SeenEntry } from './agent.store';
+import { deviceCommands, devices, serverGroups } from '../db/schema';
+import { createBatcher } from './batcher';
+import {
+  findDevicesByTokenHashes,
+  findDevicesWithPendingCommands,
+  writeLastSeen,
+  type DeviceIdentity,
+  type SeenEntry,
+} from './agent.store';
 
 /**
  * The in-process state of the agent API on one node: the token cache, the coalesced
@@ -15,6 +23,13 @@ export type AgentRuntime = {
   seen(entry: SeenEntry): void;
   /** Writes the pending check-ins now (tests, shutdown). */
   flushSeen(): Promise<void>;
+  /** The device of a token hash: from the cache, else from the database (sharing the query with others). */
+  findDevice(tokenHash: string): Promise<DeviceIdentity | undefined>;
+  /**
+   * Whether the device has pending commands. Read from the database (concurrent check-ins
+   * share one query) unless a read found none since the device was last woken.
+   */
+  hasPendingCommands(deviceId: number): Promise<boolean>;
   /** Resolves when a command is queued for the device, or after `ms` or on `signal`; true when woken. */
   waitForCommand(deviceId: number, ms: number, signal: AbortSignal): Promise<boolean>;
   /** Wakes the devices' waiting check-ins on every node (commands were queued for them). */
@@ -23,22 +38,41 @@ export type AgentRuntime = {
   forget(deviceIds: number[]): Promise<void>;
   /** Counts a request of the device; false when it is over its rate. */
   allow(deviceId: number): boolean;
-  /** Ends waiting check-ins at once and refuses new waits (the server is draining). */
+  /** Ends waiting check-ins at once and refuses new waits (the server is closing). */
   stopWaiting(): void;
+  /** True once {@link stopWaiting} was called: answers then close their connection. */
+  readonly stopping: boolean;
   /** Stops the timers and the listener, ends waiting check-ins, writes pending check-ins. */
   close(): Promise<void>;
 };
 
 /** How often coalesced check-ins are written. */
 export const LAST_SEEN_FLUSH_MS = 1000;
-/** How long a token stays cached: the bound on how stale another node's view may be without NOTIFY. */
-export const TOKEN_CACHE_TTL_MS = 60_000;
+/**
+ * How long a token stays cached. Changes reach the cache at once: locally through `forget`,
+ * from other nodes through NOTIFY, and the cache is emptied whenever the listener loses its
+ * connection (notifications may have been missed). The expiry is only a backstop, so it is
+ * well above the check-in interval: at 60 s it would expire just before each device's next
+ * check-in and turn every check-in into a token query.
+ */
+export const TOKEN_CACHE_TTL_MS = 15 * 60_000;
 /** Most cached tokens (oldest dropped first). */
 export const TOKEN_CACHE_MAX = 200_000;
 /** Requests per device per minute (check-ins, inventories, results). */
 export const DEVICE_RATE_PER_MINUTE = 600;
 /** Rows per batched last-seen UPDATE. */
 const SEEN_CHUNK = 5000;
+/**
+ * How long "no commands pending" is trusted without a read. Queueings wake their devices,
+ * which drops the mark at once; this only bounds the delay for a queueing that did not.
+ */
+export const KNOWN_EMPTY_TTL_MS = 10 * 60_000;
+/** On PGlite: when the planner's statistics are first gathered after start, then how often. */
+const ANALYZE_FIRST_MS = 30_000;
+const ANALYZE_EVERY_MS = 5 * 60_000;
+/** Keys per batched lookup (token hashes, device ids), and such lookups running at once. */
+const BATCH_CHUNK = 1000;
+const BATCHES_IN_FLIGHT = 2;
 const CHANNEL = 'patchwell_agents';
 
 /** token hash → device, bounded, with expiry; device id → token hash to drop by device. */
@@ -81,9 +115,22 @@ export class TokenCache {
   }
 
   forgetDevice(deviceId: number): void {
+    this.generation++;
     const hash = this.hashByDevice.get(deviceId);
     if (hash !== undefined) this.delete(hash);
   }
+
+  clear(): void {
+    this.generation++;
+    this.byHash.clear();
+    this.hashByDevice.clear();
+  }
+
+  /**
+   * Counts drops: a device read from the database before a drop may be the dropped one
+   * (an old token, a removed device), so it is cached only if none happened meanwhile.
+   */
+  generation = 0;
 
   get size(): number {
     return this.byHash.size;
@@ -124,7 +171,52 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
   const timer = setInterval(() => void flushSeen(), LAST_SEEN_FLUSH_MS);
   timer.unref();
 
+  // PGlite runs no autovacuum daemon, so nothing would ever gather the planner's statistics:
+  // without them it estimates a handful of devices and plans the console's device list as
+  // nested loops over the whole zone (seconds at 100,000 devices instead of milliseconds).
+  let analyzing: Promise<unknown> | undefined;
+  const analyze = () => {
+    if (closed || analyzing) return;
+    // Only the tables check-ins and the device list plan on: ANALYZE holds PGlite's one
+    // connection, and the inventory tables (millions of rows) would hold it for seconds.
+    analyzing = ctx.db
+      .execute(sql`analyze ${devices}, ${deviceCommands}, ${serverGroups}`)
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'analyze failed'))
+      .finally(() => {
+        analyzing = undefined;
+      });
+  };
+  const analyzeTimers = ctx.config.databaseUrl
+    ? []
+    : [setTimeout(analyze, ANALYZE_FIRST_MS), setInterval(analyze, ANALYZE_EVERY_MS)];
+  for (const t of analyzeTimers) t.unref();
+
+  // Concurrent check-ins share their reads: the device of a token, and whether commands wait.
+  const tokenLookups = createBatcher<string, DeviceIdentity | undefined>(
+    async (hashes) => new Map((await findDevicesByTokenHashes(ctx.db, hashes)).map((d) => [d.tokenHash, d])),
+    { missing: undefined, chunk: BATCH_CHUNK, inFlight: BATCHES_IN_FLIGHT },
+  );
+  const pendingLookups = createBatcher<number, boolean>(
+    async (ids) => new Map((await findDevicesWithPendingCommands(ctx.db, ids)).map((id) => [id, true])),
+    { missing: false, chunk: BATCH_CHUNK, inFlight: BATCHES_IN_FLIGHT },
+  );
+
+  // Devices a pending-commands read found without any, until when that answer is trusted.
+  // Every queueing wakes its devices after its commit (here, or on another node through
+  // NOTIFY), and a wake drops the device from here; `wakes` keeps a read that raced with a
+  // wake from marking its device. On PostgreSQL the marks are trusted only while we listen.
+  const knownEmpty = new Map<number, number>();
+  let wakes = 0;
+  let trustEmpty = !ctx.config.databaseUrl;
+  const distrustEmpty = () => {
+    trustEmpty = false;
+    knownEmpty.clear();
+    wakes++;
+  };
+
   const wakeLocal = (id: number) => {
+    wakes++;
+    knownEmpty.delete(id);
     for (const resolve of waiters.get(id) ?? []) resolve();
   };
 
@@ -145,8 +237,13 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     };
     client.on('error', (err) => {
       ctx.logger.warn({ err }, 'agent notification listener lost its connection');
+      // Drops of tokens and wakes from other nodes may be lost until we listen again.
+      tokens.clear();
+      distrustEmpty();
       retry();
     });
+    // Also when the connection ends without an error: nobody is listening any more.
+    client.on('end', distrustEmpty);
     client.on('notification', (msg) => {
       const [kind, id] = (msg.payload ?? '').split(':');
       const deviceId = Number(id);
@@ -157,6 +254,13 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     client
       .connect()
       .then(() => client.query(`LISTEN ${CHANNEL}`))
+      // Whatever was cached while nobody listened may have missed a drop.
+      .then(() => {
+        tokens.clear();
+        // A read begun before we listened may have missed a wake: it must not mark.
+        wakes++;
+        trustEmpty = true;
+      })
       .catch((err: unknown) => {
         ctx.logger.warn({ err }, 'cannot listen for agent notifications');
         retry();
@@ -179,6 +283,28 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
       seen.set(entry.id, entry);
     },
     flushSeen,
+    async findDevice(tokenHash) {
+      const cached = tokens.get(tokenHash);
+      if (cached) return cached;
+      const generation = tokens.generation;
+      const device = await tokenLookups.load(tokenHash);
+      if (device && tokens.generation === generation) tokens.set(device);
+      return device;
+    },
+    async hasPendingCommands(deviceId) {
+      const until = knownEmpty.get(deviceId);
+      if (until !== undefined) {
+        if (trustEmpty && until > Date.now()) return false;
+        knownEmpty.delete(deviceId);
+      }
+      const wakesBefore = wakes;
+      const pending = await pendingLookups.load(deviceId);
+      if (!pending && trustEmpty && wakes === wakesBefore) {
+        if (knownEmpty.size >= TOKEN_CACHE_MAX) knownEmpty.clear();
+        knownEmpty.set(deviceId, Date.now() + KNOWN_EMPTY_TTL_MS);
+      }
+      return pending;
+    },
     waitForCommand(deviceId, ms, signal) {
       return new Promise<boolean>((resolve) => {
         if (closed || signal.aborted) return resolve(false);
@@ -216,6 +342,9 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
       rate.set(deviceId, n);
       return n <= DEVICE_RATE_PER_MINUTE;
     },
+    get stopping() {
+      return closed;
+    },
     stopWaiting() {
       closed = true;
       for (const set of waiters.values()) for (const resolve of set) resolve();
@@ -223,6 +352,8 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     async close() {
       this.stopWaiting();
       clearInterval(timer);
+      for (const t of analyzeTimers) clearTimeout(t);
+      await analyzing;
       clearTimeout(listenerRetry);
       const client = listener;
       listener = undefined;

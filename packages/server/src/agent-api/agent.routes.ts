@@ -69,7 +69,11 @@ export async function agentRoutes(root: FastifyInstance, ctx: AppContext, agents
       const onClose = () => disconnected.abort();
       reply.raw.once('close', onClose);
       try {
-        return await checkin(actx, device, request.body, disconnected.signal);
+        const result = await checkin(actx, device, request.body, disconnected.signal);
+        // A long-poll ended by the server closing: the agent must reconnect (to another node),
+        // and its idle keep-alive connection would otherwise hold the close up.
+        if (agents.stopping) reply.header('connection', 'close');
+        return result;
       } finally {
         reply.raw.off('close', onClose);
       }

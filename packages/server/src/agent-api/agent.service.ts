@@ -12,10 +12,10 @@ import { AppError } from '../http/errors';
 import { hashAccessKey } from '../modules/zones/access-key';
 import { findZoneByAccessKeyHash } from '../modules/zones/zones.store';
 import { ensureDefaultGroup } from '../modules/devices/groups.store';
+import { applyHostImport } from '../modules/devices/host-imports.service';
 import type { CommandRow } from '../modules/devices/devices.store';
 import type { AgentRuntime } from './agent-runtime';
 import {
-  findDeviceByTokenHash,
   recordCommandResult,
   replaceInventory,
   takePendingCommands,
@@ -66,13 +66,15 @@ export async function enroll(ctx: Ctx, body: EnrollBody): Promise<EnrollResult> 
   const now = ctx.clock.now();
   const group = await ensureDefaultGroup(ctx.db, zone.id, now);
   const token = generateDeviceToken();
-  const { device, previousTokenHash } = await upsertEnrolledDevice(ctx.db, {
+  const { device: enrolled, previousTokenHash } = await upsertEnrolledDevice(ctx.db, {
     zoneId: zone.id,
     body,
     tokenHash: hashDeviceToken(token),
     group,
     now,
   });
+  // A host imported from a CSV (add devices → third-party import) brings its group, tags and notes.
+  const device = await applyHostImport(ctx.db, zone.id, enrolled, body.hostname, now);
   // The old token stops working here at once, and on other nodes through NOTIFY (or the cache TTL).
   if (previousTokenHash) await ctx.agents.forget([device.id]);
   return {
@@ -90,12 +92,8 @@ export async function enroll(ctx: Ctx, body: EnrollBody): Promise<EnrollResult> 
 export async function authenticateDevice(ctx: Ctx, token: string | undefined): Promise<DeviceIdentity> {
   if (!token || !token.startsWith(TOKEN_PREFIX)) throw fail(AGENT_ERRORS.invalidToken);
   const hash = hashDeviceToken(token);
-  let device = ctx.agents.tokens.get(hash);
-  if (!device) {
-    device = await findDeviceByTokenHash(ctx.db, hash);
-    if (!device) throw fail(AGENT_ERRORS.invalidToken);
-    ctx.agents.tokens.set(device);
-  }
+  const device = await ctx.agents.findDevice(hash);
+  if (!device) throw fail(AGENT_ERRORS.invalidToken);
   if (device.removed) throw fail(AGENT_ERRORS.removed);
   if (!ctx.agents.allow(device.id)) throw fail(AGENT_ERRORS.rateLimited, { 'retry-after': '60' });
   return device;
@@ -141,7 +139,10 @@ export async function checkin(
     uptime_s: status.uptime_s ?? null,
     logged_in_user: status.logged_in_user ?? null,
   });
-  let commands = await takePendingCommands(ctx.db, device.id, ctx.clock.now());
+  // Most check-ins find nothing queued: they share one read instead of each taking with a write.
+  let commands = (await ctx.agents.hasPendingCommands(device.id))
+    ? await takePendingCommands(ctx.db, device.id, ctx.clock.now())
+    : [];
   if (!commands.length && body.wait_s > 0) {
     // Woken by a queueing (here or, through NOTIFY, on another node), or the wait ends.
     // A command queued between the query above and the wait starting is caught by the
@@ -183,5 +184,7 @@ export async function postCommandResult(
   body: CommandResultBody,
 ): Promise<void> {
   const outcome = await recordCommandResult(ctx.db, device.id, commandId, body, ctx.clock.now());
-  if (outcome === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
+  if (outcome.status === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
+  // Commands the result led to reach the device's long-poll now, not at its next wake.
+  if (outcome.status === 'recorded' && outcome.queued > 0) await ctx.agents.wake([device.id]);
 }

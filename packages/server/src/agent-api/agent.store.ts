@@ -3,6 +3,7 @@ import type { CommandResultBody, EnrollBody, ParsedInventory } from '@patchwell/
 import { complianceOf } from '@patchwell/core/devices/compliance';
 import type { Db } from '../db/client';
 import { deviceCommands, devicePatches, deviceSoftware, devices } from '../db/schema';
+import { onPolicyCommandResult } from '../engine/results';
 import type { GroupRow } from '../modules/devices/groups.store';
 
 /** What the token cache keeps of a device: enough to answer a check-in without a query. */
@@ -36,9 +37,11 @@ function toIdentity(row: {
   return { ...rest, removed: removedAt !== null };
 }
 
-export async function findDeviceByTokenHash(db: Db, tokenHash: string): Promise<DeviceIdentity | undefined> {
-  const [row] = await db.select(identityColumns).from(devices).where(eq(devices.tokenHash, tokenHash)).limit(1);
-  return row ? toIdentity(row) : undefined;
+/** The devices of many token hashes at once (unknown hashes are left out). */
+export async function findDevicesByTokenHashes(db: Db, tokenHashes: string[]): Promise<DeviceIdentity[]> {
+  if (!tokenHashes.length) return [];
+  const rows = await db.select(identityColumns).from(devices).where(inArray(devices.tokenHash, tokenHashes));
+  return rows.map(toIdentity);
 }
 
 /**
@@ -81,6 +84,16 @@ export async function upsertEnrolledDevice(
     })
     .returning();
   return { device: device!, previousTokenHash: previous?.tokenHash ?? null };
+}
+
+/** Which of the devices have pending commands (one indexed read for many check-ins). */
+export async function findDevicesWithPendingCommands(db: Db, deviceIds: number[]): Promise<number[]> {
+  if (!deviceIds.length) return [];
+  const rows = await db
+    .selectDistinct({ deviceId: deviceCommands.deviceId })
+    .from(deviceCommands)
+    .where(and(inArray(deviceCommands.deviceId, deviceIds), eq(deviceCommands.status, 'pending')));
+  return rows.map((r) => r.deviceId);
 }
 
 /** Hands out the device's pending commands: they become `in_progress`, oldest first. */
@@ -174,7 +187,8 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
   });
 }
 
-export type ResultOutcome = 'recorded' | 'unchanged' | 'not_found';
+/** `recorded` with `queued`: commands the result led to (a worklet's evaluation after a scan). */
+export type ResultOutcome = { status: 'recorded'; queued: number } | { status: 'unchanged' | 'not_found' };
 
 /**
  * Records a command's result, once: a command of another device is `not_found`; one that
@@ -192,8 +206,8 @@ export async function recordCommandResult(
     .from(deviceCommands)
     .where(and(eq(deviceCommands.id, commandId), eq(deviceCommands.deviceId, deviceId)))
     .limit(1);
-  if (!command) return 'not_found';
-  if (command.status !== 'pending' && command.status !== 'in_progress') return 'unchanged';
+  if (!command) return { status: 'not_found' };
+  if (command.status !== 'pending' && command.status !== 'in_progress') return { status: 'unchanged' };
   const updated = await db
     .update(deviceCommands)
     .set({
@@ -207,7 +221,8 @@ export async function recordCommandResult(
     })
     .where(and(eq(deviceCommands.id, commandId), inArray(deviceCommands.status, ['pending', 'in_progress'])))
     .returning({ id: deviceCommands.id });
-  return updated.length ? 'recorded' : 'unchanged';
+  if (!updated.length) return { status: 'unchanged' };
+  return { status: 'recorded', queued: await onPolicyCommandResult(db, deviceId, commandId, result, now) };
 }
 
 /** One device's coalesced check-in: when, and what its status said. */

@@ -457,6 +457,8 @@ export const deviceCommands = pgTable(
     data: jsonb('data'),
     timeoutS: integer('timeout_s').notNull(),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The policy result this command carries out (policies.schema.ts), if any; no FK to keep the files apart. */
+    policyResultId: integer('policy_result_id'),
     createdAt: createdAt(),
     startedAt: tstz('started_at'),
     finishedAt: tstz('finished_at'),

@@ -61,6 +61,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       PATCHWELL_DEMO: '0',
       LOG_LEVEL: 'silent',
       SHUTDOWN_DRAIN_MS: '0',
+      // Tests tick the policy scheduler by hand, on their own clock.
+      POLICY_SCHEDULER_INTERVAL_MS: '0',
       ...options.env,
     }),
     webDistDir: path.join(os.tmpdir(), 'patchwell-no-console-dist'),

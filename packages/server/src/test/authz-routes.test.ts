@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
+import { policies } from '../db/policies.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
@@ -35,7 +36,7 @@ const SELF_SCOPED = new Set([
   'POST /api/users/self/prefs',
 ]);
 
-type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox';
+type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy';
 type Ids = Record<Kind, number>;
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
 type World = { ids: Ids; markers: string[] };
@@ -49,6 +50,7 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   api_keys: 'key',
   invitations: 'invitation',
   outbox: 'outbox',
+  policies: 'policy',
 };
 const FIELD_KINDS: Record<string, Kind> = {
   zone_id: 'zone',
@@ -126,6 +128,8 @@ function sample(schema: JsonSchema, field: string, ids: Ids): unknown {
       if (/password/i.test(field)) return TEST_PASSWORD;
       if (schema.format === 'date-time') return new Date('2026-03-02T09:00:00Z').toISOString();
       if (schema.format === 'uri' || schema.format === 'url') return 'https://example.test/';
+      if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
+      if (field === 'schedule_time') return '02:00';
       const text = `Matrix ${sampleCounter}`;
       return schema.maxLength !== undefined ? text.slice(0, schema.maxLength) : text;
     }
@@ -233,6 +237,17 @@ async function buildWorld(label: string, accountId: number, accountName: string,
     })
     .returning();
   await t.db.insert(orgPrefs).values({ organizationId: zoneId, prefName: `matrix-${id}`, value: `${label}PREF-${id}` });
+  const [policy] = await t.db
+    .insert(policies)
+    .values({
+      organizationId: zoneId,
+      name: `${label}POLICY-${id}`,
+      type: 'patch',
+      configuration: { patch_rule: 'all' },
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
   return {
     ids: {
       account: accountId,
@@ -241,6 +256,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       key: key!.id,
       invitation: invitation!.id,
       outbox: mail!.id,
+      policy: policy!.id,
     },
     markers: [
       accountName,
@@ -252,6 +268,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       `${label}MAIL-${id}`,
       `${label}BODY-${id}`,
       `${label}PREF-${id}`,
+      `${label}POLICY-${id}`,
     ],
   } satisfies World;
 }
@@ -397,6 +414,16 @@ describe('route matrix', () => {
       'DELETE /api/users/self/api_keys/:id',
       'GET /api/accounts/:accountId/zones',
       'GET /api/banners',
+      'GET /api/policies',
+      'PUT /api/policies/:id',
+      'POST /api/policies/:id/action',
+      'GET /api/policies/:id/runs/:runId/results',
+      'GET /api/servers/:id/policies',
+      'PUT /api/approvals/:id',
+      'GET /api/worklet-catalog',
+      'POST /api/servers/imports',
+      'GET /api/servers/imports',
+      'DELETE /api/servers/imports/:id',
     ]) {
       expect(keys).toContain(expected);
     }
@@ -424,7 +451,7 @@ describe('route matrix', () => {
     );
     expect(ours).toEqual([]);
     // Thousands of real HTTP calls, growing with every module's routes: beyond vitest's default 30 s.
-  }, 120_000);
+  }, 300_000);
 
   it('decides authorization on every route in the caller’s own zone (never 500, never authz.missing)', async () => {
     const failures: string[] = [];
@@ -444,5 +471,5 @@ describe('route matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 });

@@ -16,6 +16,8 @@ import {
   type QueueCommandBody,
   type UpdateDeviceBody,
 } from '@patchwell/core/devices/devices.schema';
+import { AGENT_DOWNLOAD_PATH, agentBundle } from '../../agent-api/agent-bundle';
+import { agentInstallCommands } from '../../agent-api/agent-install';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import { COMMAND_TIMEOUT_GRACE_S } from '../../agent-api/commands-sweep';
 import type { AppContext } from '../../context';
@@ -108,6 +110,7 @@ export function filterOf(query: ListDevicesQuery): DeviceFilter {
     compliance: query.compliance,
     tag: query.tag,
     search: query.search,
+    ids: query.ids,
   };
 }
 
@@ -353,15 +356,9 @@ export async function batchDevices(
   }
 }
 
-/** Install command lines per OS for the zone's key (or a placeholder). */
-export function installCommands(serverUrl: string, key: string | null): AgentInfo['install'] {
-  const k = key ?? '<ACCESS_KEY>';
-  const enrol = `npx patchwell-agent enroll --server ${serverUrl} --key ${k}`;
-  return {
-    linux: `sudo ${enrol}\nsudo npx patchwell-agent run`,
-    mac: `sudo ${enrol}\nsudo npx patchwell-agent run`,
-    windows: `# PowerShell, as Administrator\n${enrol}\nnpx patchwell-agent run`,
-  };
+/** Install command lines per OS for the zone's key (or a placeholder) and the served agent's checksum. */
+export function installCommands(serverUrl: string, key: string | null, sha256: string | null): AgentInfo['install'] {
+  return agentInstallCommands({ serverUrl, accessKey: key, sha256 });
 }
 
 /** `GET /api/info` (Endpoint.read): server URL, install commands, and the key for Organization.manage. */
@@ -382,7 +379,17 @@ export async function getAgentInfo(
         throw err;
       });
   }
-  return { server_url: serverUrl, access_key: key, install: installCommands(serverUrl, key) };
+  const bundle = await agentBundle.read();
+  return {
+    server_url: serverUrl,
+    access_key: key,
+    install: installCommands(serverUrl, key, bundle?.sha256 ?? null),
+    agent: {
+      download_url: `${serverUrl}${AGENT_DOWNLOAD_PATH}`,
+      sha256: bundle?.sha256 ?? null,
+      size_bytes: bundle?.size ?? null,
+    },
+  };
 }
 
 /** `GET /api/dashboard` (Endpoint.read): counts from the zone's devices and patches. */

@@ -229,6 +229,23 @@ describe('GET /api/servers/export.csv', () => {
     expect(lines[1]).not.toMatch(/,=HYPERLINK/);
   });
 
+  it("exports only the devices named in ids (one id, or several), never another zone's", async () => {
+    const one = await t.request(`/api/servers/export.csv?o=${o}&ids=${fleet.mac!.id}`, {
+      headers: { cookie: z.cookie },
+    });
+    expect(one.status).toBe(200);
+    const oneLines = (await one.text()).trim().split('\n');
+    expect(oneLines).toHaveLength(2);
+    expect(oneLines[1]!.startsWith(`${fleet.mac!.id},`)).toBe(true);
+    const both = await t.request(
+      `/api/servers/export.csv?o=${o}&ids[]=${fleet.mac!.id}&ids[]=${fleet.win!.id}&ids[]=999999`,
+      { headers: { cookie: z.cookie } },
+    );
+    expect((await both.text()).trim().split('\n')).toHaveLength(3);
+    const bad = await t.request(`/api/servers/export.csv?o=${o}&ids=abc`, { headers: { cookie: z.cookie } });
+    expect(bad.status).toBe(400);
+  });
+
   it('guards every formula prefix', () => {
     for (const c of ['=1', '+1', '-1', '@x', '\tx', '\rx']) expect(csvCell(c)).toBe(`'${c}`);
     expect(csvCell('plain')).toBe('plain');
@@ -296,10 +313,13 @@ describe('GET /api/dashboard and /api/info', () => {
     const res = await z.admin.get(`/api/info?o=${o}`);
     expect(res.status).toBe(200);
     expect(res.body.access_key).toBe(z.accessKey);
+    const agent = '/opt/patchwell/patchwell-agent.cjs';
     expect(res.body.install.linux).toContain(
-      `npx patchwell-agent enroll --server ${res.body.server_url} --key ${z.accessKey}`,
+      `sudo node ${agent} enroll --server ${res.body.server_url} --key ${z.accessKey}`,
     );
-    expect(res.body.install.windows).toContain(z.accessKey);
+    expect(res.body.install.linux).toContain(`sudo node ${agent} install-service --yes`);
+    expect(res.body.install.windows).toContain(`--key '${z.accessKey}'`);
+    expect(res.body.agent.download_url).toBe(`${res.body.server_url}/api/agent/v1/download/patchwell-agent.cjs`);
   });
 
   it('removes devices in a batch; their agents get 410', async () => {

@@ -1,0 +1,134 @@
+/**
+ * Bulk seeding for the 100,000-device bench. Enrolling 100,000 devices through HTTP would take
+ * most of the bench's time, so after a sample enrols through the real API the rest are
+ * written straight to the stopped server's database with the server's own schema and store
+ * code: the same columns `upsertEnrolledDevice` fills (system facts from the simulator's
+ * machine generator, the default group and its interval, a hashed `pwd_` token), plus what
+ * check-ins and an inventory leave behind (last seen, addresses, pending patches, compliance).
+ * A share of them get a full inventory through `replaceInventory`, the store function behind
+ * `PUT /api/agent/v1/inventory`. `onMachine` sees each generated machine (for its token and check-in body).
+ */
+import { ZInventoryBody } from '@patchwell/core/agent/agent-protocol.schema';
+import { complianceOf } from '@patchwell/core/devices/compliance';
+import { inventoryHash } from '@patchwell/agent/jobs/inventory';
+import { generateMachine, type SimMachine } from '@patchwell/agent/simulate/inventory';
+import { hashDeviceToken } from '../packages/server/src/agent-api/agent.service';
+import { replaceInventory } from '../packages/server/src/agent-api/agent.store';
+import { openDb } from '../packages/server/src/db/client';
+import { sql } from 'drizzle-orm';
+import { devices } from '../packages/server/src/db/schema';
+import { ensureDefaultGroup } from '../packages/server/src/modules/devices/groups.store';
+
+/** The fleet's seed: device `i` is the simulator's machine `generateMachine(SEED, i)`. */
+export const SEED = 1;
+const ROWS_PER_INSERT = 1000;
+
+/** The token of seeded device `i`: the real token's shape (`pwd_` + 40 alphanumerics), derived from `i`. */
+export function seededToken(i: number): string {
+  return `pwd_bench${String(i).padStart(35, '0')}`;
+}
+
+/** The inventory hash a seeded device reports, so its check-ins do not ask for an inventory. */
+export function seededHash(m: SimMachine): string {
+  return inventoryHash(m.system, m.software, m.patches);
+}
+
+/** The inventory body the agent would send for machine `m`. */
+export function inventoryOf(m: SimMachine) {
+  return { hash: seededHash(m), system: m.system, software: m.software, patches: m.patches };
+}
+
+/** The check-in status the agent would send for machine `m`. */
+export function statusOf(m: SimMachine) {
+  return {
+    uptime_s: m.system.uptime_s,
+    logged_in_user: m.system.logged_in_user,
+    needs_reboot: m.needsReboot,
+    ip_addrs: [m.ipPublic],
+    ip_addrs_private: [m.ipPrivate],
+  };
+}
+
+export type SeedReport = { devices: number; seconds: number; inventories: number; inventorySeconds: number };
+
+/**
+ * Adds devices `from`…`to - 1` to the zone's default group, as enrolment does, and gives devices `from`…`inventoryTo - 1` a full inventory.
+ */
+export async function seedDevices(
+  config: { databaseUrl?: string; pgliteDataDir: string },
+  zoneId: number,
+  range: { from: number; to: number; inventoryTo: number },
+  now: Date,
+  onMachine: (m: SimMachine) => void,
+): Promise<SeedReport> {
+  const handle = await openDb(config);
+  const { db } = handle;
+  try {
+    const group = await ensureDefaultGroup(db, zoneId, now);
+    const t0 = performance.now();
+    const withInventory: { id: number; machine: SimMachine }[] = [];
+    // The simulator seeds each machine from 32 bits, so among 100,000 a pair may come out
+    // the same; the later one gets a machine id of its own (as a cloned VM would re-enrol).
+    const machineIds = new Set<string>();
+    for (let i = 0; i < range.from; i++) machineIds.add(generateMachine(SEED, i).machineId);
+    for (let start = range.from; start < range.to; start += ROWS_PER_INSERT) {
+      const machines: SimMachine[] = [];
+      for (let i = start; i < Math.min(range.to, start + ROWS_PER_INSERT); i++) {
+        const m = generateMachine(SEED, i);
+        if (machineIds.has(m.machineId)) m.machineId = `${m.machineId}-${i}`;
+        machineIds.add(m.machineId);
+        onMachine(m);
+        machines.push(m);
+      }
+      const rows = machines.map((m) => {
+        // Nine in ten checked in within the last two minutes (online); the rest days ago.
+        const ago = m.index % 10 === 9 ? 86_400_000 * (1 + (m.index % 7)) : (m.index * 7919) % 120_000;
+        const { uptime_s: _u, logged_in_user: _l, ...system } = m.system;
+        return {
+          organizationId: zoneId,
+          groupId: group.id,
+          checkinIntervalS: group.checkinIntervalS,
+          machineId: m.machineId,
+          hostname: m.system.hostname,
+          osFamily: m.system.os_family,
+          osName: m.system.os_name,
+          osVersion: m.system.os_version,
+          arch: m.system.arch,
+          agentVersion: m.system.agent_version,
+          tokenHash: hashDeviceToken(seededToken(m.index)),
+          ipAddrs: [m.ipPublic],
+          ipAddrsPrivate: [m.ipPrivate],
+          lastSeenAt: new Date(now.getTime() - ago),
+          needsReboot: m.needsReboot,
+          inventoryHash: m.index < range.inventoryTo ? null : seededHash(m),
+          lastInventoryAt: m.index < range.inventoryTo ? null : now,
+          detail: system,
+          compliance: complianceOf(m.patches.map((p) => p.severity)),
+          pendingPatches: m.patches.length,
+          createdAt: new Date(now.getTime() - 86_400_000 * 30 + m.index * 1000),
+        };
+      });
+      const inserted = await db.insert(devices).values(rows).returning({ id: devices.id });
+      inserted.forEach((row, k) => {
+        const machine = machines[k]!;
+        if (machine.index < range.inventoryTo) withInventory.push({ id: row.id, machine });
+      });
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    for (const { id, machine } of withInventory) {
+      await replaceInventory(db, id, ZInventoryBody.parse(inventoryOf(machine)), now);
+    }
+    // What autovacuum does after a bulk load (PGlite has none; the server analyzes there,
+    // and this machine's PostgreSQL runs with autovacuum off).
+    await db.execute(sql`vacuum analyze`);
+    return {
+      devices: range.to - range.from,
+      seconds,
+      inventories: withInventory.length,
+      inventorySeconds: (performance.now() - t1) / 1000,
+    };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { policyApprovals } from '../db/policies.schema';
+import { commandTiming } from './commands';
+import {
+  chunks,
+  findCandidateDevices,
+  findSlots,
+  updateRun,
+  type PolicyRow,
+  type RunRow,
+  type Tx,
+} from './engine.store';
+import {
+  allocateIds,
+  cancelSuperseded,
+  insertCommandRows,
+  insertResults,
+  upsertStandings,
+  type NewCommand,
+  type NewResult,
+} from './results.store';
+import { planRun, type ApprovalNeed } from './plans';
+import { standingOf } from './results';
+import { targetsDevice } from './targets';
+
+/**
+ * Dispatches one run inside the caller's transaction (which holds the run's row lock):
+ * resolves the targeted devices, plans each one from its stored inventory, inserts the
+ * results and the commands in bulk, and returns the devices to wake once committed.
+ *
+ * Offline devices: a device not online when the run is dispatched gets a `pending` result
+ * without a command when the run was asked for by a person ("Run now") or the policy asks
+ * for catch-up (`configuration.missed_patch_window`); the engine queues its command when
+ * the device next checks in (results.ts `queueCatchUps`). Otherwise the device missed this
+ * run: its result is `canceled` with the reason.
+ */
+export async function dispatchRun(
+  tx: Tx,
+  ctx: Pick<AppContext, 'clock'>,
+  run: RunRow,
+  policy: PolicyRow,
+): Promise<number[]> {
+  const now = ctx.clock.now();
+  if (policy.deletedAt) {
+    await updateRun(tx, run.id, { status: 'error', errorMessage: 'The policy was deleted.', finishedAt: now });
+    return [];
+  }
+  const chosen = run.deviceIds;
+  const candidates = await findCandidateDevices(tx, policy.organizationId, {
+    groupIds: chosen ? null : policy.serverGroups,
+    ids: chosen,
+    now,
+  });
+  const isLocalSlot = run.tzKey !== null && !policy.useScheduledTimezone;
+  const targeted = candidates.filter(
+    (d) => (chosen ? true : targetsDevice(policy, d)) && (!isLocalSlot || d.timezone === run.tzKey),
+  );
+  const { plans, approvals } = await planRun(tx, policy, targeted, run.trigger, now);
+  const catchUp = run.trigger === 'manual' || policy.configuration.missed_patch_window === true;
+
+  await cancelSuperseded(
+    tx,
+    policy.id,
+    targeted.map((d) => d.id),
+    now,
+  );
+  const ids = await allocateIds(tx, plans.length);
+  const results: NewResult[] = [];
+  const commands: NewCommand[] = [];
+  const wake: number[] = [];
+  plans.forEach((plan, i) => {
+    const { resultId, commandId } = ids[i]!;
+    const base = {
+      id: resultId,
+      runId: run.id,
+      policyId: policy.id,
+      organizationId: policy.organizationId,
+      deviceId: plan.device.id,
+      selectedPatches: plan.selected,
+      createdAt: now,
+    };
+    if (!plan.command) {
+      results.push({ ...base, status: plan.status, message: plan.message, finishedAt: now });
+      return;
+    }
+    const carried = { commandType: plan.command.type, args: plan.command.args };
+    if (plan.device.isOnline) {
+      results.push({ ...base, ...carried, status: 'pending', message: plan.message, commandId, queuedAt: now });
+      commands.push({
+        id: commandId,
+        deviceId: plan.device.id,
+        organizationId: policy.organizationId,
+        type: plan.command.type,
+        args: plan.command.args,
+        createdBy: run.createdBy,
+        policyResultId: resultId,
+        ...commandTiming(plan.command.type, now),
+      });
+      wake.push(plan.device.id);
+    } else if (catchUp) {
+      results.push({
+        ...base,
+        ...carried,
+        status: 'pending',
+        message: 'The device is offline; the policy runs at its next check-in.',
+      });
+    } else {
+      results.push({
+        ...base,
+        ...carried,
+        status: 'canceled',
+        message: 'The device was offline at the scheduled time and the policy does not catch up missed runs.',
+        finishedAt: now,
+      });
+    }
+  });
+  await insertResults(tx, results);
+  await insertCommandRows(tx, commands);
+
+  // The next patch time shown per device: the slot's next run (its own timezone's for local-time policies).
+  const slots = await findSlots(tx, [policy.id]);
+  const nextByKey = new Map(slots.map((s) => [s.tzKey, s.nextRunAt]));
+  const nextFor = (tz: string) =>
+    (policy.useScheduledTimezone ? nextByKey.get(policy.scheduledTimezone) : nextByKey.get(tz)) ?? null;
+  await upsertStandings(
+    tx,
+    results.flatMap((r, i) => {
+      const plan = plans[i]!;
+      const status = r.commandType ? standingOf(r.status) : plan.standing;
+      if (!status) return [];
+      return [
+        {
+          deviceId: r.deviceId,
+          policyId: policy.id,
+          organizationId: policy.organizationId,
+          status,
+          resultId: r.id,
+          resultStatus: r.status,
+          runAt: now,
+          nextPatchTime: nextFor(plan.device.timezone),
+        },
+      ];
+    }),
+    now,
+  );
+  await upsertApprovals(tx, policy, approvals, now);
+
+  const open = results.filter((r) => r.status === 'pending' || r.status === 'in_progress').length;
+  const failed = results.filter((r) => r.status === 'error').length;
+  await updateRun(tx, run.id, {
+    status: open ? 'queued' : failed ? 'error' : 'completed',
+    deviceCount: results.length,
+    successCount: results.filter((r) => r.status === 'success').length,
+    errorCount: failed,
+    pendingCount: open,
+    queuedAt: now,
+    finishedAt: open ? null : now,
+  });
+  return wake;
+}
+
+/** Records the patches waiting for approval; a decided one keeps its decision. */
+async function upsertApprovals(tx: Tx, policy: PolicyRow, needs: ApprovalNeed[], now: Date) {
+  for (const chunk of chunks(needs)) {
+    await tx
+      .insert(policyApprovals)
+      .values(
+        chunk.map((n) => ({
+          organizationId: policy.organizationId,
+          policyId: policy.id,
+          patchName: n.name,
+          patchVersion: n.version,
+          severity: n.severity,
+          osFamily: n.osFamily,
+          cves: n.cves,
+          deviceCount: n.devices,
+          createdAt: now,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [policyApprovals.policyId, policyApprovals.patchName, policyApprovals.patchVersion],
+        set: { deviceCount: sql`excluded.device_count` },
+      });
+  }
+}

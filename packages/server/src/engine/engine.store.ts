@@ -1,0 +1,261 @@
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import {
+  policies,
+  policyRuns,
+  policyScheduleSlots,
+  type policyDeviceResults,
+  type RunTrigger,
+} from '../db/policies.schema';
+import { queryRows } from '../db/raw';
+import { devicePatches, deviceSoftware, devices } from '../db/schema';
+import { onlineAt } from '../modules/devices/devices.store';
+
+/**
+ * SQL of the policy engine: schedule slots, runs, devices and their inventory (results and
+ * standings are in results.store.ts). Bulk writes go in chunks, one statement per chunk, so a run over 100,000 devices is a few
+ * dozen statements, not 100,000.
+ */
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Exec = Db | Tx;
+export type PolicyRow = typeof policies.$inferSelect;
+export type RunRow = typeof policyRuns.$inferSelect;
+export type ResultRow = typeof policyDeviceResults.$inferSelect;
+
+/** Rows per multi-row INSERT: well under PostgreSQL's 65,535 parameters. */
+export const CHUNK = 2000;
+
+export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+// ---------------------------------------------------------------- slots
+
+/** Replaces a policy's slots with `slots` (keys not listed are deleted; listed ones upserted). */
+export async function replaceSlots(db: Exec, policyId: number, slots: { tzKey: string; nextRunAt: Date | null }[]) {
+  const keys = slots.map((s) => s.tzKey);
+  await db
+    .delete(policyScheduleSlots)
+    .where(
+      and(
+        eq(policyScheduleSlots.policyId, policyId),
+        keys.length ? sql`${policyScheduleSlots.tzKey} <> all(${sql.param(keys)}::text[])` : undefined,
+      ),
+    );
+  if (!slots.length) return;
+  await db
+    .insert(policyScheduleSlots)
+    .values(slots.map((s) => ({ policyId, tzKey: s.tzKey, nextRunAt: s.nextRunAt })))
+    .onConflictDoUpdate({
+      target: [policyScheduleSlots.policyId, policyScheduleSlots.tzKey],
+      set: { nextRunAt: sql`excluded.next_run_at` },
+    });
+}
+
+/** Adds slots that do not exist yet (a device reported a new local timezone); existing ones keep their time. */
+export async function addMissingSlots(db: Exec, rows: { policyId: number; tzKey: string; nextRunAt: Date | null }[]) {
+  for (const chunk of chunks(rows)) {
+    await db.insert(policyScheduleSlots).values(chunk).onConflictDoNothing();
+  }
+}
+
+export type SlotRow = typeof policyScheduleSlots.$inferSelect;
+
+export async function findSlots(db: Exec, policyIds: number[]): Promise<SlotRow[]> {
+  if (!policyIds.length) return [];
+  return db.select().from(policyScheduleSlots).where(inArray(policyScheduleSlots.policyId, policyIds));
+}
+
+/**
+ * Locks up to `limit` due slots of active policies for this transaction. Slots another
+ * node holds are skipped, not waited for: that node is creating their runs.
+ */
+export async function lockDueSlots(tx: Tx, now: Date, limit: number) {
+  return tx
+    .select({ slot: policyScheduleSlots, policy: policies })
+    .from(policyScheduleSlots)
+    .innerJoin(policies, eq(policies.id, policyScheduleSlots.policyId))
+    .where(and(lte(policyScheduleSlots.nextRunAt, now), eq(policies.status, 'active'), isNull(policies.deletedAt)))
+    .orderBy(asc(policyScheduleSlots.nextRunAt))
+    .limit(limit)
+    .for('update', { of: policyScheduleSlots, skipLocked: true });
+}
+
+export async function setSlotNextRun(tx: Tx, slotId: number, nextRunAt: Date | null) {
+  await tx.update(policyScheduleSlots).set({ nextRunAt }).where(eq(policyScheduleSlots.id, slotId));
+}
+
+/** Distinct local timezones of each zone's devices (null reported as UTC). */
+export async function deviceTimezonesByZone(db: Exec, zoneIds: number[]): Promise<{ zoneId: number; tz: string }[]> {
+  if (!zoneIds.length) return [];
+  const rows = await queryRows<{ zone_id: number; tz: string }>(
+    db as Db,
+    sql`select distinct ${devices.organizationId} as zone_id, coalesce(${devices.detail}->>'timezone', 'UTC') as tz
+          from ${devices}
+         where ${devices.organizationId} = any(${sql.param(zoneIds)}::int[]) and ${devices.removedAt} is null`,
+  );
+  return rows.map((r) => ({ zoneId: Number(r.zone_id), tz: r.tz }));
+}
+
+// ---------------------------------------------------------------- runs
+
+/** A scheduled run; null when one already exists for this slot and instant (the unique index). */
+export async function insertScheduledRun(
+  tx: Tx,
+  values: {
+    policyId: number;
+    organizationId: number;
+    trigger: RunTrigger;
+    tzKey: string;
+    scheduledFor: Date;
+    now: Date;
+  },
+): Promise<RunRow | null> {
+  const [row] = await tx
+    .insert(policyRuns)
+    .values({
+      policyId: values.policyId,
+      organizationId: values.organizationId,
+      trigger: values.trigger,
+      tzKey: values.tzKey,
+      scheduledFor: values.scheduledFor,
+      createdAt: values.now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+export async function insertRun(db: Exec, values: typeof policyRuns.$inferInsert): Promise<RunRow> {
+  const [row] = await db.insert(policyRuns).values(values).returning();
+  return row!;
+}
+
+/** Locks one run waiting to be dispatched (`created`), skipping runs another node dispatches. */
+export async function lockCreatedRun(tx: Tx, runId?: number) {
+  const [row] = await tx
+    .select({ run: policyRuns, policy: policies })
+    .from(policyRuns)
+    .innerJoin(policies, eq(policies.id, policyRuns.policyId))
+    .where(and(eq(policyRuns.status, 'created'), runId === undefined ? undefined : eq(policyRuns.id, runId)))
+    .orderBy(asc(policyRuns.id))
+    .limit(1)
+    .for('update', { of: policyRuns, skipLocked: true });
+  return row;
+}
+
+export async function updateRun(db: Exec, runId: number, patch: Partial<RunRow>) {
+  await db.update(policyRuns).set(patch).where(eq(policyRuns.id, runId));
+}
+
+// ---------------------------------------------------------------- devices and inventory
+
+export type CandidateDevice = {
+  id: number;
+  hostname: string;
+  customName: string | null;
+  tags: string[];
+  ipAddrs: string[];
+  ipAddrsPrivate: string[];
+  osFamily: string;
+  osName: string;
+  osVersion: string;
+  groupId: number;
+  timezone: string;
+  isOnline: boolean;
+};
+
+/** The zone's live devices in `groupIds` (and among `ids`, when given), with their timezone and whether online. */
+export async function findCandidateDevices(
+  db: Exec,
+  zoneId: number,
+  options: { groupIds: number[] | null; ids: number[] | null; now: Date },
+): Promise<CandidateDevice[]> {
+  const rows = await db
+    .select({
+      id: devices.id,
+      hostname: devices.hostname,
+      customName: devices.customName,
+      tags: devices.tags,
+      ipAddrs: devices.ipAddrs,
+      ipAddrsPrivate: devices.ipAddrsPrivate,
+      osFamily: devices.osFamily,
+      osName: devices.osName,
+      osVersion: devices.osVersion,
+      groupId: devices.groupId,
+      timezone: sql<string>`coalesce(${devices.detail}->>'timezone', 'UTC')`,
+      isOnline: onlineAt(options.now),
+    })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.organizationId, zoneId),
+        isNull(devices.removedAt),
+        options.groupIds ? inArray(devices.groupId, options.groupIds.length ? options.groupIds : [-1]) : undefined,
+        options.ids ? inArray(devices.id, options.ids.length ? options.ids : [-1]) : undefined,
+      ),
+    )
+    .orderBy(asc(devices.id));
+  return rows.map((r) => ({ ...r, isOnline: Boolean(r.isOnline) }));
+}
+
+export type StoredPatch = {
+  deviceId: number;
+  name: string;
+  version: string;
+  currentVersion: string | null;
+  severity: string;
+  cves: string[];
+  kb: string | null;
+  source: string | null;
+  publishedAt: Date | null;
+};
+
+/** Available patches of the devices, from their stored inventories. */
+export async function findPatchesOf(db: Exec, deviceIds: number[]): Promise<StoredPatch[]> {
+  const out: StoredPatch[] = [];
+  for (const chunk of chunks(deviceIds, 5000)) {
+    const rows = await db
+      .select({
+        deviceId: devicePatches.deviceId,
+        name: devicePatches.name,
+        version: devicePatches.version,
+        currentVersion: devicePatches.currentVersion,
+        severity: devicePatches.severity,
+        cves: devicePatches.cves,
+        kb: devicePatches.kb,
+        source: devicePatches.source,
+        publishedAt: devicePatches.publishedAt,
+      })
+      .from(devicePatches)
+      .where(sql`${devicePatches.deviceId} = any(${sql.param(chunk)}::int[])`)
+      .orderBy(asc(devicePatches.deviceId), asc(devicePatches.id));
+    out.push(...rows);
+  }
+  return out;
+}
+
+/** Installed packages named `name` (any case) on the devices. */
+export async function findSoftwareNamed(
+  db: Exec,
+  deviceIds: number[],
+  name: string,
+): Promise<{ deviceId: number; name: string; version: string }[]> {
+  const out: { deviceId: number; name: string; version: string }[] = [];
+  for (const chunk of chunks(deviceIds, 5000)) {
+    const rows = await db
+      .select({ deviceId: deviceSoftware.deviceId, name: deviceSoftware.name, version: deviceSoftware.version })
+      .from(deviceSoftware)
+      .where(
+        and(
+          sql`${deviceSoftware.deviceId} = any(${sql.param(chunk)}::int[])`,
+          sql`lower(${deviceSoftware.name}) = lower(${name})`,
+        ),
+      );
+    out.push(...rows);
+  }
+  return out;
+}

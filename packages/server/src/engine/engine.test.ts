@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepOverdueCommands } from '../agent-api/commands-sweep';
+import { startTestApp, type TestApp } from '../test/app';
+import { afterLastSeenFlush, checkinAs, type EnrolledDevice } from '../test/agents';
+import { clientFor, cookieFor } from '../test/authz-helpers';
+import {
+  buildPolicyZone,
+  commandsOf,
+  customPolicyBody,
+  inventoriedDevice,
+  patch,
+  patchPolicyBody,
+  postResult,
+  requiredSoftwareBody,
+  type TestZone,
+} from '../modules/policies/policy-fixtures';
+
+/**
+ * The engine end to end through HTTP: policies created with the API, devices enrolled and
+ * inventoried through the agent API, "Run now", commands picked up by check-ins, results
+ * posted back, and the scheduler ticked by hand (its clock is the test's).
+ */
+
+let t: TestApp;
+let z: TestZone;
+let alpha: EnrolledDevice;
+let bravo: EnrolledDevice;
+let quiet: EnrolledDevice;
+
+const INVENTORY = [
+  patch('openssl', 'critical'),
+  patch('openssh-server', 'high'),
+  patch('curl', 'medium'),
+  patch('vim', 'low'),
+  patch('tzdata', 'none', { cves: [] }),
+];
+
+beforeAll(async () => {
+  // Ticks happen when the test says: test apps run with POLICY_SCHEDULER_INTERVAL_MS=0.
+  t = await startTestApp();
+  z = await buildPolicyZone(t);
+  alpha = await inventoriedDevice(t, z, 'alpha', {
+    patches: INVENTORY,
+    software: [{ name: 'bash', version: '5.2', source: 'dpkg', arch: 'amd64' }],
+  });
+  bravo = await inventoriedDevice(t, z, 'bravo', {
+    patches: [],
+    software: [{ name: 'nginx', version: '1.24', source: 'dpkg', arch: 'amd64' }],
+  });
+  quiet = await inventoriedDevice(t, z, 'quiet', { patches: INVENTORY });
+  await checkinAs(t, alpha.token);
+  await checkinAs(t, bravo.token);
+  await afterLastSeenFlush();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function createPolicy(body: Record<string, unknown>) {
+  const res = await z.admin.post(`/api/policies?o=${z.o}`, body);
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
+  return res.body as { id: number };
+}
+
+async function runNow(policyId: number, body: Record<string, unknown> = { action: 'remediateAll' }) {
+  const res = await z.admin.post(`/api/policies/${policyId}/action?o=${z.o}`, body);
+  expect(res.status).toBe(202);
+  return res.body.run as { id: number; status: string; results: Record<string, number> };
+}
+
+async function resultsOf(policyId: number, runId: number) {
+  const res = await z.admin.get(`/api/policies/${policyId}/runs/${runId}/results?o=${z.o}&limit=100`);
+  expect(res.status).toBe(200);
+  return res.body.data as {
+    server_name: string;
+    status: string;
+    patches: string[];
+    message: string | null;
+    command_id: number | null;
+    exit_code: number | null;
+    stdout_tail: string | null;
+  }[];
+}
+
+describe('patch policies select from each device’s inventory', () => {
+  const cases: [string, Record<string, unknown>, string[]][] = [
+    ['patch_all', { patch_rule: 'all' }, ['openssl', 'openssh-server', 'curl', 'vim', 'tzdata']],
+    ['patch_only', { patch_rule: 'filter', filter_type: 'include', filters: ['open*'] }, ['openssl', 'openssh-server']],
+    [
+      'patch_all_except',
+      { patch_rule: 'filter', filter_type: 'exclude', filters: ['open*', 'VIM'] },
+      ['curl', 'tzdata'],
+    ],
+    [
+      'patch_by_severity',
+      { patch_rule: 'filter', filter_type: 'severity', severity_filter: ['critical', 'high'] },
+      ['openssl', 'openssh-server'],
+    ],
+    [
+      'patch_advanced',
+      { patch_rule: 'advanced', advanced_filter: [{ left: 'display-name', condition: 'contains', right: 'ss' }] },
+      ['openssl', 'openssh-server'],
+    ],
+  ];
+  for (const [mode, configuration, expected] of cases) {
+    it(`${mode}: queues install_updates with exactly the selected names`, async () => {
+      const policy = await createPolicy(patchPolicyBody([z.defaultGroupId], configuration, { name: `Mode ${mode}` }));
+      const run = await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+      const [command] = await commandsOf(t, alpha);
+      expect(command).toMatchObject({ type: 'install_updates', args: { names: expected } });
+      const [result] = await resultsOf(policy.id, run.id);
+      expect(result).toMatchObject({
+        server_name: 'alpha',
+        status: 'pending',
+        patches: expected,
+        command_id: command!.id,
+      });
+      // Leave the device idle for the next case.
+      await postResult(t, alpha, command!.id, { status: 'success', exit_code: 0 });
+    });
+  }
+});
+
+describe('running a policy now', () => {
+  it('queues for online devices, records "nothing to do", waits for offline ones, and results flow back', async () => {
+    const policy = await createPolicy(patchPolicyBody([z.defaultGroupId], { patch_rule: 'all' }, { name: 'All now' }));
+    const run = await runNow(policy.id);
+    expect(run.status).toBe('queued');
+    expect(run.results).toMatchObject({ pending: 2, success: 1 });
+
+    const byName = Object.fromEntries((await resultsOf(policy.id, run.id)).map((r) => [r.server_name, r]));
+    expect(byName.bravo).toMatchObject({ status: 'success', message: 'No patches for this policy to install.' });
+    expect(byName.quiet).toMatchObject({ status: 'pending', command_id: null });
+    expect(byName.quiet!.message).toMatch(/offline/);
+
+    const [command] = await commandsOf(t, alpha);
+    expect(command?.type).toBe('install_updates');
+    await t.app.policyEngine.tick();
+    expect((await resultsOf(policy.id, run.id)).find((r) => r.server_name === 'alpha')?.status).toBe('in_progress');
+
+    const posted = await postResult(t, alpha, command!.id, {
+      status: 'success',
+      exit_code: 0,
+      stdout_tail: 'upgraded 5',
+    });
+    expect(posted.status).toBe(204);
+    expect((await resultsOf(policy.id, run.id)).find((r) => r.server_name === 'alpha')).toMatchObject({
+      status: 'success',
+      exit_code: 0,
+      stdout_tail: 'upgraded 5',
+    });
+    const mine = await z.admin.get(`/api/servers/${alpha.id}/policies?o=${z.o}`);
+    expect(mine.body.data.find((p: { policy_id: number }) => p.policy_id === policy.id)).toMatchObject({
+      compliance: 'compliant',
+      status: 1,
+      result: { status: 'success', stdout_tail: 'upgraded 5' },
+    });
+    const stats = await z.admin.get(`/api/policystats?o=${z.o}`);
+    expect(stats.body.find((s: { policy_id: number }) => s.policy_id === policy.id)).toMatchObject({
+      compliant: 2,
+      pending: 1,
+      noncompliant: 0,
+    });
+
+    // The offline device catches up at its next check-in (a manual run always does).
+    t.clock.advance(60_000);
+    await checkinAs(t, quiet.token);
+    await afterLastSeenFlush();
+    const tick = await t.app.policyEngine.tick();
+    expect(tick.catchUps).toBe(1);
+    const [late] = await commandsOf(t, quiet);
+    expect(late).toMatchObject({ type: 'install_updates' });
+    await postResult(t, quiet, late!.id, { status: 'error', exit_code: 100, stderr_tail: 'dpkg lock' });
+    await t.app.policyEngine.tick();
+    const final = await z.admin.get(`/api/policies/${policy.id}/runs/${run.id}?o=${z.o}`);
+    expect(final.body).toMatchObject({ status: 'error', results: { success: 2, error: 1, pending: 0 } });
+    const quietPolicies = await z.admin.get(`/api/servers/${quiet.id}/policies?o=${z.o}`);
+    expect(quietPolicies.body.data.find((p: { policy_id: number }) => p.policy_id === policy.id)).toMatchObject({
+      compliance: 'needs_attention',
+      status: 0,
+    });
+  });
+});
+
+describe('required software and worklets', () => {
+  it('installs a missing package and leaves devices that have it', async () => {
+    const policy = await createPolicy(requiredSoftwareBody([z.defaultGroupId], { package_name: 'NGINX' }));
+    const run = await runNow(policy.id);
+    const byName = Object.fromEntries((await resultsOf(policy.id, run.id)).map((r) => [r.server_name, r]));
+    expect(byName.bravo).toMatchObject({ status: 'success', message: 'NGINX is installed.' });
+    const [command] = await commandsOf(t, alpha);
+    expect(command).toMatchObject({ type: 'install_package', args: { package: 'NGINX' } });
+    expect(command!.args.version).toBeUndefined();
+    await postResult(t, alpha, command!.id, { status: 'success', exit_code: 0 });
+  });
+
+  it('runs a worklet’s remediation on "Run now" and its evaluation after each scan', async () => {
+    const policy = await createPolicy(customPolicyBody([z.defaultGroupId]));
+    const run = await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+    const [remediation] = await commandsOf(t, alpha);
+    expect(remediation).toMatchObject({
+      type: 'run_script',
+      args: { language: 'bash', script: 'touch /etc/hardened' },
+    });
+    await postResult(t, alpha, remediation!.id, { status: 'error', exit_code: 2, stderr_tail: 'read-only' });
+    expect((await resultsOf(policy.id, run.id))[0]).toMatchObject({ status: 'error', exit_code: 2 });
+
+    // A scan queued from the console: its result makes the server queue the evaluation.
+    const scan = await z.admin.post(`/api/servers/${alpha.id}/queues?o=${z.o}`, { command_type_name: 'GetOS' });
+    expect(scan.status).toBe(201);
+    const [scanCommand] = await commandsOf(t, alpha);
+    await postResult(t, alpha, scanCommand!.id, { status: 'success', exit_code: 0 });
+    const [evaluation] = await commandsOf(t, alpha);
+    expect(evaluation).toMatchObject({
+      type: 'run_script',
+      args: { language: 'bash', script: 'test -f /etc/hardened' },
+    });
+    await postResult(t, alpha, evaluation!.id, { status: 'success', exit_code: 0 });
+    const mine = await z.admin.get(`/api/servers/${alpha.id}/policies?o=${z.o}`);
+    expect(mine.body.data.find((p: { policy_id: number }) => p.policy_id === policy.id)).toMatchObject({
+      compliance: 'compliant',
+      evaluation_exit_code: 0,
+    });
+
+    // A successful remediation is followed by the evaluation again.
+    await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+    const [again] = await commandsOf(t, alpha);
+    await postResult(t, alpha, again!.id, { status: 'success', exit_code: 0 });
+    const [reevaluation] = await commandsOf(t, alpha);
+    expect(reevaluation).toMatchObject({ type: 'run_script', args: { script: 'test -f /etc/hardened' } });
+    await postResult(t, alpha, reevaluation!.id, { status: 'success', exit_code: 1 });
+    const after = await z.admin.get(`/api/servers/${alpha.id}/policies?o=${z.o}`);
+    expect(after.body.data.find((p: { policy_id: number }) => p.policy_id === policy.id)).toMatchObject({
+      compliance: 'needs_attention',
+      evaluation_exit_code: 1,
+    });
+  });
+});
+
+describe('manual approval', () => {
+  it('installs nothing until approved, lists what waits, then installs the approved patch', async () => {
+    const policy = await createPolicy(
+      patchPolicyBody([z.defaultGroupId], { patch_rule: 'manual' }, { name: 'Approve me' }),
+    );
+    const first = await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+    expect((await resultsOf(policy.id, first.id))[0]).toMatchObject({ status: 'success', command_id: null });
+    expect(await commandsOf(t, alpha)).toEqual([]);
+
+    const waiting = await z.admin.get(`/api/policy-manual-approval?o=${z.o}`);
+    const entry = waiting.body.data.find((p: { policy_id: number }) => p.policy_id === policy.id);
+    expect(entry.pending.map((a: { software: { display_name: string } }) => a.software.display_name).sort()).toEqual([
+      'curl',
+      'openssh-server',
+      'openssl',
+      'tzdata',
+      'vim',
+    ]);
+    const openssl = entry.pending.find(
+      (a: { software: { display_name: string } }) => a.software.display_name === 'openssl',
+    );
+    const decided = await z.admin.put(`/api/approvals/${openssl.id}?o=${z.o}`, { manual_approval: true });
+    expect(decided.body).toMatchObject({ status: 'approved', manual_approval: true, server_count: 1 });
+    const listed = await z.admin.get(`/api/approvals?o=${z.o}&policy=${policy.id}&status=approved`);
+    expect(listed.body).toMatchObject({ size: 1, results: [{ id: openssl.id }] });
+
+    await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+    const [command] = await commandsOf(t, alpha);
+    expect(command).toMatchObject({ type: 'install_updates', args: { names: ['openssl'] } });
+    await postResult(t, alpha, command!.id, { status: 'success', exit_code: 0 });
+  });
+});
+
+// Last: moving the clock hours ahead ends the administrator's session.
+describe('timeouts', () => {
+  it('marks a result timed out when its command times out', async () => {
+    const policy = await createPolicy(patchPolicyBody([z.defaultGroupId], { patch_rule: 'all' }, { name: 'Slow' }));
+    const run = await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+    await commandsOf(t, alpha);
+    t.clock.advance(3 * 3600_000);
+    expect(await sweepOverdueCommands(t.ctx)).toBeGreaterThanOrEqual(1);
+    await t.app.policyEngine.tick();
+    const admin = clientFor(t, { cookie: await cookieFor(t, z.user) });
+    const final = await admin.get(`/api/policies/${policy.id}/runs/${run.id}?o=${z.o}`);
+    expect(final.body).toMatchObject({ status: 'timeout', results: { timed_out: 1 } });
+  });
+});

@@ -1,0 +1,203 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
+import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import { approvalKey } from '@patchwell/core/policies/patch-selection';
+import { devicePolicyStatus, policyApprovals, type ResultStatus, type RunTrigger } from '../db/policies.schema';
+import {
+  chunks,
+  findPatchesOf,
+  findSoftwareNamed,
+  type CandidateDevice,
+  type PolicyRow,
+  type StoredPatch,
+  type Tx,
+} from './engine.store';
+import { customPolicyScripts, needsSoftware, requiredSoftwareOf, selectPatchesFor } from './targets';
+
+/**
+ * What a run does on each device, decided from the device's stored inventory: the
+ * command to queue (if any), the patches selected, and the standing it leaves.
+ */
+export type DevicePlan = {
+  device: CandidateDevice;
+  /** The command that carries the policy out; null when there is nothing to do. */
+  command: { type: AgentCommandType; args: AgentCommandArgs } | null;
+  selected: string[];
+  /** With no command: the result's final status and why. */
+  status: ResultStatus;
+  message: string | null;
+  /** The standing without a command (with one, it is `pending` until the result). */
+  standing: Compliance;
+};
+
+/** Most update names in one `install_updates` (the protocol's limit). */
+const NAMES_MAX = 1000;
+
+function nothingToDo(device: CandidateDevice, message: string, standing: Compliance = 'compliant'): DevicePlan {
+  return { device, command: null, selected: [], status: 'success', message, standing };
+}
+
+function patchKey(name: string, version: string): string {
+  return approvalKey({ name, version });
+}
+
+export type ApprovalNeed = {
+  name: string;
+  version: string;
+  severity: string;
+  osFamily: string;
+  cves: string[];
+  devices: number;
+};
+
+/** Patch policies: `install_updates` with the names the policy selects; manual approval installs only approved ones. */
+async function planPatch(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[], now: Date) {
+  const patches = await findPatchesOf(
+    tx,
+    targeted.map((d) => d.id),
+  );
+  const byDevice = new Map<number, StoredPatch[]>();
+  for (const p of patches) {
+    const list = byDevice.get(p.deviceId) ?? [];
+    list.push(p);
+    byDevice.set(p.deviceId, list);
+  }
+  const isManual = policy.configuration.patch_rule === 'manual';
+  const decided = new Map<string, 'approved' | 'rejected' | 'pending'>();
+  if (isManual) {
+    const rows = await tx
+      .select({
+        name: policyApprovals.patchName,
+        version: policyApprovals.patchVersion,
+        status: policyApprovals.status,
+      })
+      .from(policyApprovals)
+      .where(eq(policyApprovals.policyId, policy.id));
+    for (const r of rows) decided.set(patchKey(r.name, r.version), r.status);
+  }
+  const needs = new Map<string, ApprovalNeed>();
+  const approved = new Set([...decided].filter(([, status]) => status === 'approved').map(([key]) => key));
+  const plans = targeted.map((device): DevicePlan => {
+    const available = byDevice.get(device.id) ?? [];
+    // Under manual approval every available patch is a candidate; only approved ones install.
+    const candidates = isManual ? available : selectPatchesFor(policy, available, device, now);
+    if (!candidates.length) return nothingToDo(device, 'No patches for this policy to install.');
+    const install = isManual ? selectPatchesFor(policy, available, device, now, approved) : candidates;
+    let waiting = 0;
+    if (isManual) {
+      for (const p of candidates) {
+        const key = patchKey(p.name, p.version);
+        if (decided.get(key) === 'approved' || decided.get(key) === 'rejected') continue;
+        waiting++;
+        const need = needs.get(key) ?? {
+          name: p.name,
+          version: p.version,
+          severity: p.severity,
+          osFamily: device.osFamily,
+          cves: p.cves,
+          devices: 0,
+        };
+        need.devices++;
+        needs.set(key, need);
+      }
+    }
+    if (!install.length) {
+      return nothingToDo(device, `${waiting} patch(es) wait for approval; nothing approved to install.`, 'pending');
+    }
+    const names = [...new Set(install.map((p) => p.name))].slice(0, NAMES_MAX);
+    return {
+      device,
+      command: { type: 'install_updates', args: { names } },
+      selected: names,
+      status: 'pending',
+      message: waiting ? `${waiting} more patch(es) wait for approval.` : null,
+      standing: 'pending',
+    };
+  });
+  return { plans, approvals: [...needs.values()] };
+}
+
+/** Required software: `install_package` on devices where it is missing (at the version, when one is given). */
+async function planRequiredSoftware(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[]) {
+  const software = requiredSoftwareOf(policy);
+  if (!software) return targeted.map((d) => nothingToDo(d, 'The policy names no package.', 'needs_attention'));
+  const installed = await findSoftwareNamed(
+    tx,
+    targeted.map((d) => d.id),
+    software.package_name,
+  );
+  const byDevice = new Map<number, { name: string; version: string }[]>();
+  for (const s of installed) byDevice.set(s.deviceId, [...(byDevice.get(s.deviceId) ?? []), s]);
+  return targeted.map((device): DevicePlan => {
+    if (!needsSoftware(software, byDevice.get(device.id) ?? [])) {
+      return nothingToDo(device, `${software.package_name} is installed.`);
+    }
+    const args: AgentCommandArgs = { package: software.package_name };
+    if (software.package_version.toLowerCase() !== 'latest') args.version = software.package_version;
+    return {
+      device,
+      command: { type: 'install_package', args },
+      selected: [software.package_name],
+      status: 'pending',
+      message: null,
+      standing: 'pending',
+    };
+  });
+}
+
+/**
+ * Worklets: `run_script` with the remediation code. "Run now" remediates every targeted
+ * device (as the product family does); a scheduled run skips devices whose last
+ * evaluation exited 0.
+ */
+async function planCustom(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[], trigger: RunTrigger) {
+  const compliant = new Set<number>();
+  if (trigger !== 'manual') {
+    for (const chunk of chunks(
+      targeted.map((d) => d.id),
+      5000,
+    )) {
+      const rows = await tx
+        .select({ deviceId: devicePolicyStatus.deviceId, exit: devicePolicyStatus.evaluationExitCode })
+        .from(devicePolicyStatus)
+        .where(and(eq(devicePolicyStatus.policyId, policy.id), inArray(devicePolicyStatus.deviceId, chunk)));
+      for (const r of rows) if (r.exit === 0) compliant.add(r.deviceId);
+    }
+  }
+  return targeted.map((device): DevicePlan => {
+    if (compliant.has(device.id)) return nothingToDo(device, 'Compliant: the evaluation exited 0.');
+    const scripts = customPolicyScripts(policy, device);
+    if (!scripts.remediation) return nothingToDo(device, 'The worklet has no remediation code.', 'needs_attention');
+    return {
+      device,
+      command: {
+        type: 'run_script',
+        args: { language: scripts.language, script: scripts.remediation, purpose: 'remediate' },
+      },
+      selected: [],
+      status: 'pending',
+      message: null,
+      standing: 'pending',
+    };
+  });
+}
+
+/** Each targeted device's plan for this policy, and (manual approval) the patches waiting for a decision. */
+export async function planRun(
+  tx: Tx,
+  policy: PolicyRow,
+  targeted: CandidateDevice[],
+  trigger: RunTrigger,
+  now: Date,
+): Promise<{ plans: DevicePlan[]; approvals: ApprovalNeed[] }> {
+  switch (policy.type) {
+    case 'patch':
+      return planPatch(tx, policy, targeted, now);
+    case 'required_software':
+      return { plans: await planRequiredSoftware(tx, policy, targeted), approvals: [] };
+    case 'custom':
+      return { plans: await planCustom(tx, policy, targeted, trigger), approvals: [] };
+    default:
+      return { plans: [], approvals: [] };
+  }
+}

@@ -1,0 +1,348 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
+import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import type { Db } from '../db/client';
+import { devicePolicyStatus, policyDeviceResults, policyRuns, type ResultStatus } from '../db/policies.schema';
+import { queryRows } from '../db/raw';
+import { deviceCommands, devices } from '../db/schema';
+import { chunks, type ResultRow, type Tx } from './engine.store';
+
+/**
+ * SQL of per-device results, the commands that carry them out, and devices' standing
+ * against policies. Bulk writes go in chunks, one statement per chunk.
+ */
+
+type Exec = Db | Tx;
+
+/** `n` fresh ids of each table, in one statement, so results and commands can name each other on insert. */
+export async function allocateIds(tx: Exec, n: number): Promise<{ resultId: number; commandId: number }[]> {
+  if (n === 0) return [];
+  // The sequences are looked up once, not per row.
+  const rows = await queryRows<{ r: string | number; c: string | number }>(
+    tx as Db,
+    sql`select nextval(s.r) as r, nextval(s.c) as c
+          from (select pg_get_serial_sequence('policy_device_results', 'id')::regclass as r,
+                       pg_get_serial_sequence('device_commands', 'id')::regclass as c) s,
+               generate_series(1, ${n})`,
+  );
+  return rows.map((row) => ({ resultId: Number(row.r), commandId: Number(row.c) }));
+}
+
+export type NewResult = typeof policyDeviceResults.$inferInsert & { id: number };
+export type NewCommand = {
+  id: number;
+  deviceId: number;
+  organizationId: number;
+  type: AgentCommandType;
+  args: AgentCommandArgs;
+  timeoutS: number;
+  createdBy: number | null;
+  policyResultId: number | null;
+  createdAt: Date;
+  deadlineAt: Date;
+};
+
+/** Rows per JSON-recordset statement: one parameter however many rows, so chunks can be large. */
+const JSON_CHUNK = 10_000;
+
+const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/**
+ * Inserts results with their preallocated ids. The rows travel as one JSON parameter per
+ * chunk: building a 14-column multi-row VALUES list costs more in the driver than the insert.
+ */
+export async function insertResults(db: Exec, rows: NewResult[]) {
+  for (const chunk of chunks(rows, JSON_CHUNK)) {
+    const json = chunk.map((r) => ({
+      id: r.id,
+      run_id: r.runId,
+      policy_id: r.policyId,
+      organization_id: r.organizationId,
+      device_id: r.deviceId,
+      status: r.status,
+      command_id: r.commandId ?? null,
+      command_type: r.commandType ?? null,
+      args: r.args ?? {},
+      selected_patches: r.selectedPatches ?? [],
+      message: r.message ?? null,
+      created_at: isoOrNull(r.createdAt),
+      queued_at: isoOrNull(r.queuedAt),
+      finished_at: isoOrNull(r.finishedAt),
+    }));
+    await db.execute(sql`
+      insert into ${policyDeviceResults} (id, run_id, policy_id, organization_id, device_id, status, command_id,
+             command_type, args, selected_patches, message, created_at, queued_at, finished_at)
+      select id, run_id, policy_id, organization_id, device_id, status, command_id, command_type, args,
+             selected_patches, message, created_at, queued_at, finished_at
+        from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(id int, run_id int, policy_id int,
+             organization_id int, device_id int, status text, command_id int, command_type text, args jsonb,
+             selected_patches text[], message text, created_at timestamptz, queued_at timestamptz,
+             finished_at timestamptz)`);
+  }
+}
+
+/** Inserts commands with their preallocated ids, one JSON parameter per chunk. */
+export async function insertCommandRows(db: Exec, rows: NewCommand[]) {
+  for (const chunk of chunks(rows, JSON_CHUNK)) {
+    const json = chunk.map((c) => ({
+      id: c.id,
+      device_id: c.deviceId,
+      organization_id: c.organizationId,
+      type: c.type,
+      args: c.args,
+      timeout_s: c.timeoutS,
+      created_by: c.createdBy,
+      policy_result_id: c.policyResultId,
+      created_at: c.createdAt.toISOString(),
+      deadline_at: c.deadlineAt.toISOString(),
+    }));
+    await db.execute(sql`
+      insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by,
+             policy_result_id, created_at, deadline_at)
+      select id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id, created_at, deadline_at
+        from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(id int, device_id int, organization_id int,
+             type text, args jsonb, timeout_s int, created_by int, policy_result_id int, created_at timestamptz,
+             deadline_at timestamptz)`);
+  }
+}
+
+/** Results of earlier runs still waiting for these devices to come back: a newer run replaces them. */
+export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: number[], now: Date) {
+  for (const chunk of chunks(deviceIds, 5000)) {
+    await db
+      .update(policyDeviceResults)
+      .set({ status: 'canceled', message: 'Superseded by a later run of the policy.', finishedAt: now })
+      .where(
+        and(
+          eq(policyDeviceResults.policyId, policyId),
+          sql`${policyDeviceResults.deviceId} = any(${sql.param(chunk)}::int[])`,
+          eq(policyDeviceResults.status, 'pending'),
+          isNull(policyDeviceResults.commandId),
+        ),
+      );
+  }
+}
+
+export type StandingUpdate = {
+  deviceId: number;
+  policyId: number;
+  organizationId: number;
+  status: Compliance;
+  resultId: number | null;
+  resultStatus: ResultStatus | null;
+  runAt: Date | null;
+  nextPatchTime: Date | null;
+};
+
+/**
+ * Upserts devices' standing against policies. A result older than the one already recorded
+ * (a late catch-up of an earlier run) does not overwrite the newer one.
+ */
+export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Date) {
+  for (const chunk of chunks(rows, JSON_CHUNK)) {
+    const json = chunk.map((r) => ({
+      device_id: r.deviceId,
+      policy_id: r.policyId,
+      organization_id: r.organizationId,
+      status: r.status,
+      last_result_id: r.resultId,
+      last_result_status: r.resultStatus,
+      last_run_at: isoOrNull(r.runAt),
+      next_patch_time: isoOrNull(r.nextPatchTime),
+    }));
+    await db.execute(sql`
+      insert into ${devicePolicyStatus} as s (device_id, policy_id, organization_id, status, last_result_id,
+             last_result_status, last_run_at, next_patch_time, updated_at)
+      select device_id, policy_id, organization_id, status, last_result_id, last_result_status, last_run_at,
+             next_patch_time, ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(device_id int, policy_id int, organization_id int,
+             status text, last_result_id int, last_result_status text, last_run_at timestamptz, next_patch_time timestamptz)
+      on conflict (device_id, policy_id) do update set
+        status = excluded.status,
+        last_result_id = coalesce(excluded.last_result_id, s.last_result_id),
+        last_result_status = coalesce(excluded.last_result_status, s.last_result_status),
+        last_run_at = coalesce(excluded.last_run_at, s.last_run_at),
+        next_patch_time = coalesce(excluded.next_patch_time, s.next_patch_time),
+        updated_at = excluded.updated_at
+      where s.last_result_id is null or excluded.last_result_id is null or excluded.last_result_id >= s.last_result_id`);
+  }
+}
+
+/** Sets a device's standing from a worklet evaluation's exit code. */
+export async function recordEvaluation(
+  db: Exec,
+  row: { deviceId: number; policyId: number; organizationId: number; exitCode: number | null; now: Date },
+) {
+  const status: Compliance = row.exitCode === 0 ? 'compliant' : 'needs_attention';
+  await db
+    .insert(devicePolicyStatus)
+    .values({
+      deviceId: row.deviceId,
+      policyId: row.policyId,
+      organizationId: row.organizationId,
+      status,
+      evaluationExitCode: row.exitCode,
+      updatedAt: row.now,
+    })
+    .onConflictDoUpdate({
+      target: [devicePolicyStatus.deviceId, devicePolicyStatus.policyId],
+      set: { status, evaluationExitCode: row.exitCode, updatedAt: row.now },
+    });
+}
+
+/** A command's final outcome, copied onto the result it carries out. */
+export type CommandOutcome = {
+  status: ResultStatus;
+  exitCode: number | null;
+  stdoutTail: string | null;
+  stderrTail: string | null;
+  finishedAt: Date | null;
+};
+
+/** Writes an outcome onto an open result; returns the result when it was open. */
+export async function finishResult(
+  db: Exec,
+  resultId: number,
+  outcome: CommandOutcome,
+): Promise<ResultRow | undefined> {
+  const [row] = await db
+    .update(policyDeviceResults)
+    .set(outcome)
+    .where(and(eq(policyDeviceResults.id, resultId), inArray(policyDeviceResults.status, ['pending', 'in_progress'])))
+    .returning();
+  return row;
+}
+
+/**
+ * Copies the status of up to `limit` commands onto the open results they carry out: a
+ * command handed out makes its result `in_progress`; a final one (including `timed_out`
+ * by the sweep) finishes it. Returns the results that changed. This is also the safety
+ * net for a result whose direct feedback was lost.
+ */
+export async function syncResultsFromCommands(db: Exec, limit: number): Promise<SyncedResult[]> {
+  const rows = await queryRows<{
+    id: number;
+    runId: number;
+    policyId: number;
+    organizationId: number;
+    deviceId: number;
+    status: ResultStatus;
+    createdAt: string | Date;
+  }>(
+    db as Db,
+    sql`update ${policyDeviceResults} r set
+          status = c.status,
+          exit_code = c.exit_code,
+          stdout_tail = c.stdout_tail,
+          stderr_tail = c.stderr_tail,
+          finished_at = case when c.status in ('pending', 'in_progress') then null else coalesce(c.finished_at, c.created_at) end
+        from ${deviceCommands} c
+        where c.id = r.command_id
+          and r.id in (select r2.id from ${policyDeviceResults} r2 join ${deviceCommands} c2 on c2.id = r2.command_id
+                        where r2.status in ('pending', 'in_progress') and c2.status <> r2.status
+                        limit ${limit} for update of r2 skip locked)
+        returning r.id, r.run_id as "runId", r.policy_id as "policyId", r.organization_id as "organizationId",
+                  r.device_id as "deviceId", r.status, r.created_at as "createdAt"`,
+  );
+  // Raw rows carry timestamps as the driver gives them (a string on node-postgres).
+  return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
+}
+
+export type SyncedResult = Pick<
+  ResultRow,
+  'id' | 'runId' | 'policyId' | 'organizationId' | 'deviceId' | 'status' | 'createdAt'
+>;
+
+/** Recounts open runs from their results and moves them on (queued → running → completed | error | timeout). */
+export async function refreshOpenRuns(db: Exec, now: Date): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    db as Db,
+    sql`with counts as (
+          select r.run_id,
+                 count(*) as total,
+                 count(*) filter (where r.status = 'success') as ok,
+                 count(*) filter (where r.status = 'error') as failed,
+                 count(*) filter (where r.status = 'timed_out') as late,
+                 count(*) filter (where r.status in ('pending', 'in_progress')) as open,
+                 count(*) filter (where r.status <> 'pending' and r.command_type is not null) as started
+            from ${policyDeviceResults} r
+           where r.run_id in (select id from ${policyRuns} where status in ('queued', 'running'))
+           group by r.run_id)
+        update ${policyRuns} p set
+          device_count = c.total, success_count = c.ok, error_count = c.failed + c.late, pending_count = c.open,
+          status = case when c.open > 0 then (case when c.started > 0 then 'running' else 'queued' end)
+                        when c.failed > 0 then 'error' when c.late > 0 then 'timeout' else 'completed' end,
+          finished_at = case when c.open = 0 then ${now.toISOString()}::timestamptz else null end
+        from counts c
+        where c.run_id = p.id
+        returning p.id`,
+  );
+  return rows.length;
+}
+
+/**
+ * Locks up to `limit` results waiting for a device that has checked in since the run was
+ * created (the device was offline then): the caller queues their commands now.
+ */
+export async function lockCatchUps(tx: Tx, limit: number): Promise<ResultRow[]> {
+  return tx
+    .select({ result: policyDeviceResults })
+    .from(policyDeviceResults)
+    .innerJoin(devices, eq(devices.id, policyDeviceResults.deviceId))
+    .where(
+      and(
+        eq(policyDeviceResults.status, 'pending'),
+        isNull(policyDeviceResults.commandId),
+        isNull(devices.removedAt),
+        sql`${devices.lastSeenAt} > ${policyDeviceResults.createdAt}`,
+      ),
+    )
+    .orderBy(asc(policyDeviceResults.id))
+    .limit(limit)
+    .for('update', { of: policyDeviceResults, skipLocked: true })
+    .then((rows) => rows.map((r) => r.result));
+}
+
+export async function setResultCommands(tx: Exec, pairs: { resultId: number; commandId: number }[], now: Date) {
+  for (const chunk of chunks(pairs)) {
+    await tx.execute(sql`
+      update ${policyDeviceResults} r set command_id = v.command_id, queued_at = ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(chunk.map((p) => ({ result_id: p.resultId, command_id: p.commandId })))}::jsonb)
+             as v(result_id int, command_id int)
+       where r.id = v.result_id`);
+  }
+}
+
+/** The command row's link back to policies: its type and which result or evaluation it carries out. */
+export async function findCommandLink(db: Exec, commandId: number) {
+  const rows = await queryRows<{
+    type: AgentCommandType;
+    policy_result_id: number | null;
+    eval_policy_id: number | null;
+    organization_id: number;
+  }>(
+    db as Db,
+    sql`select c.type, c.policy_result_id, e.policy_id as eval_policy_id, c.organization_id
+          from ${deviceCommands} c left join policy_evaluations e on e.command_id = c.id
+         where c.id = ${commandId}`,
+  );
+  return rows[0];
+}
+
+/**
+ * Gives up on results still waiting for their device after `maxAgeMs` (it never came back)
+ * or whose device was removed: they become `canceled`, so their runs can finish.
+ */
+export async function expireCatchUps(db: Exec, now: Date, maxAgeMs: number): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    db as Db,
+    sql`update ${policyDeviceResults} r set status = 'canceled', finished_at = ${now.toISOString()}::timestamptz,
+               message = case when d.removed_at is not null then 'The device was removed.'
+                              else 'The device did not check in before the catch-up window ended.' end
+          from ${devices} d
+         where d.id = r.device_id and r.status = 'pending' and r.command_id is null
+           and (d.removed_at is not null or r.created_at < ${new Date(now.getTime() - maxAgeMs).toISOString()}::timestamptz)
+        returning r.id`,
+  );
+  return rows.length;
+}

@@ -1,0 +1,232 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { CommandResultBody } from '@patchwell/core/agent/agent-protocol.schema';
+import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import type { AgentRuntime } from '../agent-api/agent-runtime';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { policies, policyEvaluations, type ResultStatus } from '../db/policies.schema';
+import { findCandidateDevices, type ResultRow } from './engine.store';
+import {
+  allocateIds,
+  expireCatchUps,
+  findCommandLink,
+  finishResult,
+  insertCommandRows,
+  lockCatchUps,
+  recordEvaluation,
+  setResultCommands,
+  syncResultsFromCommands,
+  upsertStandings,
+  type NewCommand,
+} from './results.store';
+import { commandTiming } from './commands';
+import { customPolicyScripts, targetsDevice } from './targets';
+
+/**
+ * How results come back: the agent's result for a command reaches {@link onPolicyCommandResult}
+ * at once (the one call agent.store.ts makes into the engine); every tick,
+ * {@link syncResults} also copies command statuses onto open results, which covers commands
+ * handed out (`in_progress`), timed out by the sweep, and any result whose direct feedback
+ * failed. Both only ever move an open result to a later state.
+ */
+
+const SYNC_BATCH = 5000;
+const CATCH_UP_BATCH = 1000;
+/** How long a result waits for an offline device before it is given up (the console's results window). */
+export const CATCH_UP_WINDOW_MS = 30 * 86_400_000;
+
+/** A device's standing after a result: null leaves it as it was (a canceled result says nothing). */
+export function standingOf(status: ResultStatus): Compliance | null {
+  switch (status) {
+    case 'success':
+      return 'compliant';
+    case 'error':
+    case 'timed_out':
+      return 'needs_attention';
+    case 'pending':
+    case 'in_progress':
+      return 'pending';
+    default:
+      return null;
+  }
+}
+
+function standingsOf(
+  rows: Pick<ResultRow, 'id' | 'deviceId' | 'policyId' | 'organizationId' | 'status' | 'createdAt'>[],
+) {
+  return rows.flatMap((r) => {
+    const status = standingOf(r.status);
+    return status
+      ? [
+          {
+            deviceId: r.deviceId,
+            policyId: r.policyId,
+            organizationId: r.organizationId,
+            status,
+            resultId: r.id,
+            resultStatus: r.status,
+            runAt: r.createdAt,
+            nextPatchTime: null,
+          },
+        ]
+      : [];
+  });
+}
+
+/**
+ * The engine's side of a recorded command result (called by agent.store.ts
+ * `recordCommandResult` after it wrote the result): finishes the policy result the command
+ * carried out (and, after a worklet's successful remediation, queues its evaluation),
+ * records a worklet evaluation, or, after a successful scan, queues the evaluations of the
+ * device's worklet policies. Never throws: the next tick's
+ * {@link syncResults} repairs anything missed here.
+ */
+export async function onPolicyCommandResult(
+  db: Db,
+  deviceId: number,
+  commandId: number,
+  result: CommandResultBody,
+  now: Date,
+): Promise<number> {
+  try {
+    const link = await findCommandLink(db, commandId);
+    if (!link) return 0;
+    if (link.policy_result_id !== null) {
+      const row = await finishResult(db, link.policy_result_id, {
+        status: result.status,
+        exitCode: result.exit_code ?? null,
+        stdoutTail: result.stdout_tail ?? null,
+        stderrTail: result.stderr_tail ?? null,
+        finishedAt: now,
+      });
+      if (row) await upsertStandings(db, standingsOf([row]), now);
+      // As the family does, a worklet is evaluated again after its remediation ran.
+      if (row && link.type === 'run_script' && result.status === 'success') {
+        return await queueEvaluations(db, link.organization_id, deviceId, now, row.policyId);
+      }
+      return 0;
+    }
+    if (link.eval_policy_id !== null) {
+      await recordEvaluation(db, {
+        deviceId,
+        policyId: link.eval_policy_id,
+        organizationId: link.organization_id,
+        exitCode: result.status === 'success' || result.status === 'error' ? (result.exit_code ?? null) : null,
+        now,
+      });
+      return 0;
+    }
+    if (link.type === 'scan' && result.status === 'success') {
+      return await queueEvaluations(db, link.organization_id, deviceId, now);
+    }
+    return 0;
+  } catch {
+    // Deliberately quiet: the agent's result is already stored, and syncResults copies it later.
+    return 0;
+  }
+}
+
+/**
+ * Queues the evaluation code of every active worklet policy targeting the device, as
+ * `run_script` commands linked in `policy_evaluations`. Returns how many were queued.
+ */
+export async function queueEvaluations(
+  db: Db,
+  zoneId: number,
+  deviceId: number,
+  now: Date,
+  onlyPolicyId?: number,
+): Promise<number> {
+  const custom = await db
+    .select()
+    .from(policies)
+    .where(
+      and(
+        eq(policies.organizationId, zoneId),
+        eq(policies.type, 'custom'),
+        eq(policies.status, 'active'),
+        isNull(policies.deletedAt),
+        onlyPolicyId === undefined ? undefined : eq(policies.id, onlyPolicyId),
+      ),
+    );
+  if (!custom.length) return 0;
+  const [device] = await findCandidateDevices(db, zoneId, { groupIds: null, ids: [deviceId], now });
+  if (!device) return 0;
+  const commands: NewCommand[] = [];
+  const links: { commandId: number; policyId: number }[] = [];
+  const wanted = custom.filter((p) => targetsDevice(p, device) && customPolicyScripts(p, device).evaluation);
+  const ids = await allocateIds(db, wanted.length);
+  wanted.forEach((policy, i) => {
+    const scripts = customPolicyScripts(policy, device);
+    const commandId = ids[i]!.commandId;
+    commands.push({
+      id: commandId,
+      deviceId,
+      organizationId: zoneId,
+      type: 'run_script',
+      args: { language: scripts.language, script: scripts.evaluation!, purpose: 'evaluate' },
+      createdBy: null,
+      policyResultId: null,
+      ...commandTiming('run_script', now),
+    });
+    links.push({ commandId, policyId: policy.id });
+  });
+  if (!commands.length) return 0;
+  await db.transaction(async (tx) => {
+    await insertCommandRows(tx, commands);
+    await tx
+      .insert(policyEvaluations)
+      .values(links.map((l) => ({ commandId: l.commandId, policyId: l.policyId, deviceId, createdAt: now })));
+  });
+  return commands.length;
+}
+
+/** Copies command statuses onto open results (handed out, finished, timed out) and updates standings. */
+export async function syncResults(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await syncResultsFromCommands(ctx.db, SYNC_BATCH);
+    total += rows.length;
+    await upsertStandings(ctx.db, standingsOf(rows), ctx.clock.now());
+    if (rows.length < SYNC_BATCH) return total;
+  }
+}
+
+/**
+ * Queues the commands of results that waited for their device (offline when the run was
+ * dispatched) once it has checked in again. The check-in is seen through `last_seen_at`,
+ * written within a second of it; the wake then reaches the device's long-poll at once.
+ */
+export async function queueCatchUps(
+  ctx: Pick<AppContext, 'db' | 'clock'> & { agents: Pick<AgentRuntime, 'wake'> },
+): Promise<number> {
+  await expireCatchUps(ctx.db, ctx.clock.now(), CATCH_UP_WINDOW_MS);
+  let total = 0;
+  for (;;) {
+    const now = ctx.clock.now();
+    const woken = await ctx.db.transaction(async (tx) => {
+      const rows = (await lockCatchUps(tx, CATCH_UP_BATCH)).filter((r) => r.commandType);
+      const ids = await allocateIds(tx, rows.length);
+      const commands: NewCommand[] = rows.map((r, i) => ({
+        id: ids[i]!.commandId,
+        deviceId: r.deviceId,
+        organizationId: r.organizationId,
+        type: r.commandType as NewCommand['type'],
+        args: r.args as NewCommand['args'],
+        createdBy: null,
+        policyResultId: r.id,
+        ...commandTiming(r.commandType as NewCommand['type'], now),
+      }));
+      await insertCommandRows(tx, commands);
+      await setResultCommands(
+        tx,
+        commands.map((c) => ({ resultId: c.policyResultId!, commandId: c.id })),
+        now,
+      );
+      return { devices: rows.map((r) => r.deviceId), locked: rows.length };
+    });
+    total += woken.locked;
+    if (woken.devices.length) await ctx.agents.wake([...new Set(woken.devices)]);
+    if (woken.locked < CATCH_UP_BATCH) return total;
+  }
+}

@@ -1,0 +1,135 @@
+import type { AgentRuntime } from '../agent-api/agent-runtime';
+import type { AppContext } from '../context';
+import { dispatchRun } from './dispatch';
+import { insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
+import { refreshOpenRuns } from './results.store';
+import { queueCatchUps, syncResults } from './results';
+import { addNewLocalSlots, nextRunOf } from './slots';
+
+/**
+ * The policy scheduler. Every node runs it; coordination is in PostgreSQL, never in memory:
+ * - a due slot is locked (`FOR UPDATE SKIP LOCKED`), its run inserted and its next time
+ *   written in ONE transaction, so a due instant becomes exactly one run however many
+ *   nodes tick at once (a unique index on policy, slot and instant is the second guard);
+ * - a `created` run is dispatched (devices resolved, results and commands inserted) in one
+ *   transaction holding its row lock, so a node dying mid-dispatch leaves it `created` for
+ *   the next node, and two nodes never dispatch the same run.
+ */
+
+/** How often each node ticks (POLICY_SCHEDULER_INTERVAL_MS; 0 turns the timer off). */
+export const SCHEDULER_INTERVAL_MS = 15_000; // the default of config.policySchedulerIntervalMs
+/** A slot found due later than this ran late (the servers were down): its run is a catch-up. */
+export const LATE_AFTER_MS = 5 * 60_000;
+const SLOT_BATCH = 50;
+
+export type TickReport = { runsCreated: number; runsDispatched: number; catchUps: number; resultsSynced: number };
+
+export type PolicyEngine = {
+  /** One pass: new local slots, due slots → runs, dispatch, catch-ups, results and run counts. */
+  tick(): Promise<TickReport>;
+  /** Dispatches one run now (a "run now" from the console) and wakes its devices. */
+  dispatch(runId: number): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+};
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'logger'>;
+
+/** Turns due slots into runs; returns how many runs it created. Safe on any number of nodes at once. */
+export async function claimDueSlots(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const now = ctx.clock.now();
+    const { locked, made } = await ctx.db.transaction(async (tx) => {
+      const due = await lockDueSlots(tx, now, SLOT_BATCH);
+      let made = 0;
+      for (const { slot, policy } of due) {
+        const scheduledFor = slot.nextRunAt!;
+        const run = await insertScheduledRun(tx, {
+          policyId: policy.id,
+          organizationId: policy.organizationId,
+          trigger: now.getTime() - scheduledFor.getTime() > LATE_AFTER_MS ? 'catch_up' : 'schedule',
+          tzKey: slot.tzKey,
+          scheduledFor,
+          now,
+        });
+        if (run) made++;
+        // From now, not from the missed instant: a node down for a week owes one run, not seven.
+        await setSlotNextRun(tx, slot.id, nextRunOf(policy, slot.tzKey, now));
+      }
+      return { locked: due.length, made };
+    });
+    created += made;
+    if (locked < SLOT_BATCH) return created;
+  }
+}
+
+/**
+ * Dispatches `created` runs one by one (or only the given one), waking each run's devices
+ * after its commit; returns how many it dispatched.
+ */
+export async function dispatchCreatedRuns(
+  ctx: Ctx & { agents: Pick<AgentRuntime, 'wake'> },
+  runId?: number,
+): Promise<number> {
+  let dispatched = 0;
+  for (;;) {
+    const wake = await ctx.db.transaction(async (tx) => {
+      const row = await lockCreatedRun(tx, runId);
+      if (!row) return null;
+      return dispatchRun(tx, ctx, row.run, row.policy);
+    });
+    if (!wake) return dispatched;
+    dispatched++;
+    if (wake.length) await ctx.agents.wake(wake);
+    if (runId !== undefined) return dispatched;
+  }
+}
+
+export function createPolicyEngine(
+  ctx: Ctx,
+  agents: Pick<AgentRuntime, 'wake'>,
+  intervalMs: number = SCHEDULER_INTERVAL_MS,
+): PolicyEngine {
+  const ectx = { ...ctx, agents };
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+
+  const tick = async (): Promise<TickReport> => {
+    await addNewLocalSlots(ctx.db, ctx.clock.now());
+    const runsCreated = await claimDueSlots(ctx);
+    const runsDispatched = await dispatchCreatedRuns(ectx);
+    const catchUps = await queueCatchUps(ectx);
+    const resultsSynced = await syncResults(ctx);
+    await refreshOpenRuns(ctx.db, ctx.clock.now());
+    return { runsCreated, runsDispatched, catchUps, resultsSynced };
+  };
+
+  return {
+    tick,
+    async dispatch(runId) {
+      await dispatchCreatedRuns(ectx, runId);
+      await refreshOpenRuns(ctx.db, ctx.clock.now());
+    },
+    start() {
+      if (timer || intervalMs <= 0) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = tick()
+          .then((r) => {
+            if (r.runsCreated || r.runsDispatched || r.catchUps) ctx.logger.debug(r, 'policy scheduler tick');
+          })
+          .catch((err: unknown) => ctx.logger.warn({ err }, 'policy scheduler tick failed'))
+          .finally(() => {
+            running = undefined;
+          });
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { POLICY_NAME_MAX_LENGTH, type ClonePolicyBody, type CloneJob } from '@patchwell/core/policies/policies.schema';
+import { notFound, type Authz } from '../../http/authz';
+import { validationError } from '../../http/errors';
+import { requireZone } from '../zones/zone-access.service';
+import type { PoliciesCtx } from './policies.module';
+import {
+  findCloneJob,
+  findZonesByUuid,
+  insertCloneJob,
+  insertPolicy,
+  updateCloneJob,
+  type CloneJobRow,
+  type PolicyRow,
+} from './policies.store';
+import { logActivity, POLICY_RESOURCE, requirePolicy } from './policy-access';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toJob(row: CloneJobRow): CloneJob {
+  return {
+    id: row.id,
+    status: row.status,
+    progress: row.progress,
+    policy_name: row.policyName,
+    policy_type_name: row.policyType,
+    data: row.copies,
+    error: row.error,
+  };
+}
+
+/**
+ * `POST /api/policies/{id}/clone` (read of the policy, create of its type in every target
+ * zone): starts a job copying it into the target zones (default its own). Copies start
+ * inactive and need configuration; groups are kept only in the policy's own zone (other
+ * zones have other groups). The job runs on this node; its progress is in the database.
+ */
+export async function clonePolicy(
+  ctx: PoliciesCtx,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+  body: ClonePolicyBody,
+): Promise<CloneJob> {
+  const { zone, policy } = await requirePolicy(ctx, authz, o, id, 'read');
+  const targets = body.target_zone_ids ? await findZonesByUuid(ctx.db, [...new Set(body.target_zone_ids)]) : [zone];
+  if (body.target_zone_ids && targets.length !== new Set(body.target_zone_ids).size) {
+    throw validationError({ target_zone_ids: ['This zone does not exist.'] });
+  }
+  for (const target of targets) await requireZone(ctx, authz, target.id, POLICY_RESOURCE[policy.type], 'create');
+  const name = (body.name ?? `Clone of ${policy.name}`).slice(0, POLICY_NAME_MAX_LENGTH);
+  const job = await insertCloneJob(ctx.db, {
+    organizationId: zone.id,
+    sourcePolicyId: policy.id,
+    policyName: name,
+    policyType: policy.type,
+    targetZoneIds: targets.map((t) => t.id),
+    createdBy: authz.userId,
+    createdAt: ctx.clock.now(),
+  });
+  await logActivity(
+    ctx,
+    authz,
+    zone.id,
+    'policy.clone',
+    { type: 'policy', id: policy.id },
+    {
+      job_id: job.id,
+      target_zone_ids: job.targetZoneIds,
+    },
+  );
+  void runCloneJob(ctx, authz.userId, job, policy, targets).catch((err: unknown) =>
+    ctx.logger.warn({ err, job: job.id }, 'policy clone failed'),
+  );
+  return toJob(job);
+}
+
+/** Copies the policy zone by zone, writing progress after each. */
+async function runCloneJob(
+  ctx: PoliciesCtx,
+  userId: number,
+  job: CloneJobRow,
+  policy: PolicyRow,
+  targets: { id: number; uuid: string }[],
+): Promise<void> {
+  await updateCloneJob(ctx.db, job.id, { status: 'running' });
+  const copies: CloneJobRow['copies'] = [];
+  try {
+    for (const [i, target] of targets.entries()) {
+      const now = ctx.clock.now();
+      // Uploaded installers are referenced by id from the configuration and stay shared: nothing to copy yet.
+      const copy = await insertPolicy(ctx.db, {
+        organizationId: target.id,
+        name: job.policyName,
+        type: policy.type,
+        status: 'inactive',
+        needsConfiguration: true,
+        configuration: policy.configuration,
+        scheduleDays: policy.scheduleDays,
+        scheduleWeeksOfMonth: policy.scheduleWeeksOfMonth,
+        scheduleMonths: policy.scheduleMonths,
+        scheduleTime: policy.scheduleTime,
+        scheduledTimezone: policy.scheduledTimezone,
+        useScheduledTimezone: policy.useScheduledTimezone,
+        serverGroups: target.id === policy.organizationId ? policy.serverGroups : [],
+        notes: policy.notes,
+        communityWorkletId: policy.communityWorkletId,
+        createdBy: userId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      copies.push({ policy_id: copy.id, zone_id: target.uuid, org_id: target.id });
+      await updateCloneJob(ctx.db, job.id, {
+        copies,
+        progress: Math.floor(((i + 1) * 100) / targets.length),
+      });
+    }
+    await updateCloneJob(ctx.db, job.id, { status: 'completed', progress: 100, finishedAt: ctx.clock.now() });
+  } catch (err) {
+    await updateCloneJob(ctx.db, job.id, {
+      status: 'error',
+      error: 'The policy could not be copied.',
+      finishedAt: ctx.clock.now(),
+    });
+    throw err;
+  }
+}
+
+/** `GET /api/policies/clone-jobs/{jobId}` (read): the job's progress and the copies made. */
+export async function getCloneJob(ctx: PoliciesCtx, authz: Authz, o: number | undefined, jobId: string) {
+  const zone = await requireZone(ctx, authz, o, 'PatchPolicy', 'read');
+  const job = UUID.test(jobId) ? await findCloneJob(ctx.db, zone.id, jobId) : undefined;
+  if (!job) throw notFound();
+  return toJob(job);
+}

@@ -1,0 +1,235 @@
+import type { DeviceFiltersPreviewBody } from '@patchwell/core/policies/device-filters.schema';
+import {
+  type CreatePolicyBody,
+  type ListPoliciesQuery,
+  type Policy,
+  type UpdatePolicyBody,
+} from '@patchwell/core/policies/policies.schema';
+import type { PolicyStats } from '@patchwell/core/policies/policy-runs.schema';
+import type { Authz } from '../../http/authz';
+import { validationError } from '../../http/errors';
+import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';
+import { rebuildSlots } from '../../engine/slots';
+import { matchesFilters } from '../../engine/targets';
+import { requireZone } from '../zones/zone-access.service';
+import type { PoliciesCtx } from './policies.module';
+import {
+  findPolicies,
+  findPolicyListRow,
+  findZoneGroupIds,
+  insertPolicy,
+  policyStats,
+  updatePolicy as storeUpdatePolicy,
+  type PolicyListRow,
+  type PolicyRow,
+  type PolicySortField,
+} from './policies.store';
+import { logActivity, POLICY_RESOURCE, requirePolicy, requirePolicyZone } from './policy-access';
+
+/** A policy in the family's shape, plus its devices' standing (the list's compliance counts). */
+export type PolicyWithCompliance = Omit<Policy, 'configuration' | 'community_worklet_id' | 'scheduled_timezone'> & {
+  configuration: Record<string, unknown>;
+  scheduled_timezone: string;
+  community_worklet_id: number | null;
+  compliance: { compliant: number; non_compliant: number; pending: number };
+};
+
+export function toPolicy(row: PolicyListRow): PolicyWithCompliance {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    name: row.name,
+    notes: row.notes,
+    policy_type_name: row.type,
+    organization_id: row.organizationId,
+    status: row.status,
+    configuration: row.configuration,
+    schedule_days: row.scheduleDays,
+    schedule_weeks_of_month: row.scheduleWeeksOfMonth,
+    schedule_months: row.scheduleMonths,
+    schedule_time: row.scheduleTime,
+    scheduled_timezone: row.scheduledTimezone,
+    use_scheduled_timezone: row.useScheduledTimezone,
+    server_groups: row.serverGroups,
+    community_worklet_id: row.communityWorkletId,
+    create_time: row.createdAt.toISOString(),
+    server_count: row.serverCount,
+    next_run_time: row.nextRun?.toISOString() ?? null,
+    needs_configuration: row.needsConfiguration,
+    compliance: { compliant: row.compliant, non_compliant: row.nonCompliant, pending: row.pending },
+  };
+}
+
+/** `GET /api/policies` (read): the zone's policies of the types the caller may read. */
+export async function listPolicies(ctx: PoliciesCtx, authz: Authz, query: ListPoliciesQuery) {
+  const { zone, types } = await requirePolicyZone(ctx, authz, query.o, 'read');
+  const [field, dir] = (query.sort ?? 'name:asc').split(':') as [PolicySortField, 'asc' | 'desc'];
+  const { rows, size } = await findPolicies(
+    ctx.db,
+    zone.id,
+    { types: query.type ? types.filter((t) => t === query.type) : types, status: query.status, search: query.search },
+    { sort: { field, dir }, offset: query.page * query.limit, limit: query.limit },
+  );
+  return { data: rows.map(toPolicy), size };
+}
+
+async function reload(ctx: PoliciesCtx, zoneId: number, id: number): Promise<PolicyWithCompliance> {
+  return toPolicy((await findPolicyListRow(ctx.db, zoneId, id))!);
+}
+
+/** `GET /api/policies/{id}` (read of its type). */
+export async function getPolicy(ctx: PoliciesCtx, authz: Authz, o: number | undefined, id: number) {
+  const { zone, policy } = await requirePolicy(ctx, authz, o, id, 'read');
+  return reload(ctx, zone.id, policy.id);
+}
+
+/** Checks what the schema cannot: the zone field and that every group is the zone's. */
+async function checkTargets(ctx: PoliciesCtx, zoneId: number, body: CreatePolicyBody | UpdatePolicyBody) {
+  if (body.organization_id !== undefined && body.organization_id !== zoneId) {
+    throw validationError({ organization_id: ['The policy must belong to the zone it is saved in.'] });
+  }
+  const groups = [...new Set(body.server_groups)];
+  const found = await findZoneGroupIds(ctx.db, zoneId, groups);
+  if (found.length !== groups.length) throw validationError({ server_groups: ['This group does not exist.'] });
+  return groups;
+}
+
+function fieldsOf(body: CreatePolicyBody | UpdatePolicyBody, groups: number[]) {
+  return {
+    name: body.name,
+    notes: body.notes,
+    status: body.status,
+    configuration: body.configuration as Record<string, unknown>,
+    scheduleDays: body.schedule_days,
+    scheduleWeeksOfMonth: body.schedule_weeks_of_month,
+    scheduleMonths: body.schedule_months,
+    scheduleTime: body.schedule_time,
+    scheduledTimezone: body.scheduled_timezone,
+    useScheduledTimezone: body.use_scheduled_timezone,
+    serverGroups: groups,
+    communityWorkletId: body.community_worklet_id ?? null,
+  };
+}
+
+/** `POST /api/policies` (create of the body's type). */
+export async function createPolicy(ctx: PoliciesCtx, authz: Authz, o: number | undefined, body: CreatePolicyBody) {
+  const zone = await requireZone(ctx, authz, o, POLICY_RESOURCE[body.policy_type_name], 'create');
+  const groups = await checkTargets(ctx, zone.id, body);
+  const now = ctx.clock.now();
+  const policy = await ctx.db.transaction(async (tx) => {
+    const row = await insertPolicy(tx, {
+      ...fieldsOf(body, groups),
+      organizationId: zone.id,
+      type: body.policy_type_name,
+      createdBy: authz.userId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await rebuildSlots(tx, row, now);
+    return row;
+  });
+  await logActivity(
+    ctx,
+    authz,
+    zone.id,
+    'policy.create',
+    { type: 'policy', id: policy.id },
+    {
+      name: policy.name,
+      policy_type_name: policy.type,
+    },
+  );
+  return reload(ctx, zone.id, policy.id);
+}
+
+/** `PUT /api/policies/{id}` (modify of its type): the whole policy; the type cannot change. A clone's save clears `needs_configuration`. */
+export async function updatePolicy(
+  ctx: PoliciesCtx,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+  body: UpdatePolicyBody,
+) {
+  const { zone, policy } = await requirePolicy(ctx, authz, o, id, 'modify');
+  if (body.policy_type_name !== policy.type) {
+    throw validationError({ policy_type_name: ['The type of a policy cannot change.'] });
+  }
+  if (body.id !== undefined && body.id !== policy.id)
+    throw validationError({ id: ['The id does not match the path.'] });
+  const groups = await checkTargets(ctx, zone.id, body);
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const row = await storeUpdatePolicy(tx, zone.id, policy.id, {
+      ...fieldsOf(body, groups),
+      needsConfiguration: false,
+      updatedAt: now,
+    });
+    if (row) await rebuildSlots(tx, row, now);
+  });
+  await logActivity(ctx, authz, zone.id, 'policy.update', { type: 'policy', id: policy.id }, { name: body.name });
+  return reload(ctx, zone.id, policy.id);
+}
+
+/** `DELETE /api/policies/{id}` (delete of its type): it stops running; its runs stay for reports. */
+export async function deletePolicy(ctx: PoliciesCtx, authz: Authz, o: number | undefined, id: number) {
+  const { zone, policy } = await requirePolicy(ctx, authz, o, id, 'delete');
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await storeUpdatePolicy(tx, zone.id, policy.id, {
+      deletedAt: now,
+      status: 'inactive',
+      updatedAt: now,
+    });
+    await replaceSlots(tx, policy.id, []);
+  });
+  await logActivity(ctx, authz, zone.id, 'policy.delete', { type: 'policy', id: policy.id }, { name: policy.name });
+}
+
+/** `GET /api/policystats` (read): per policy, its devices compliant, needing attention and pending. */
+export async function getPolicyStats(ctx: PoliciesCtx, authz: Authz, o: number | undefined): Promise<PolicyStats[]> {
+  const { zone, types } = await requirePolicyZone(ctx, authz, o, 'read');
+  const rows = await policyStats(ctx.db, zone.id, types);
+  return rows.map((r) => ({
+    policy_id: r.id,
+    policy_name: r.name,
+    policy_type_name: r.type,
+    organization_id: zone.id,
+    compliant: r.compliant,
+    noncompliant: r.nonCompliant,
+    pending: r.pending,
+  }));
+}
+
+/**
+ * `POST /api/policies/preview` (read): the devices a draft policy's groups and device
+ * filters would hit, before it is saved.
+ */
+export async function previewTargets(
+  ctx: PoliciesCtx,
+  authz: Authz,
+  o: number | undefined,
+  body: DeviceFiltersPreviewBody,
+) {
+  const { zone } = await requirePolicyZone(ctx, authz, o, 'read');
+  const groups = await findZoneGroupIds(ctx.db, zone.id, [...new Set(body.server_groups)]);
+  const devices = await findCandidateDevices(ctx.db, zone.id, { groupIds: groups, ids: null, now: ctx.clock.now() });
+  const config = { device_filters_enabled: body.device_filters.length > 0, device_filters: body.device_filters };
+  const data = devices
+    .filter((d) => matchesFilters(config, d))
+    .map((d) => ({
+      id: d.id,
+      name: d.hostname,
+      display_name: d.customName || d.hostname,
+      hostname: d.hostname,
+      os_family: d.osFamily,
+      os_version: d.osVersion,
+      server_group_id: d.groupId,
+      tags: d.tags,
+      ip_addrs: d.ipAddrs,
+      ip_addrs_private: d.ipAddrsPrivate,
+      connected: d.isOnline,
+    }));
+  return { data, size: data.length };
+}
+
+export type { PolicyRow };
