@@ -10,6 +10,8 @@ export type RequestOptions<T> = {
   query?: Record<string, QueryValue>;
   /** A JSON body. */
   body?: unknown;
+  /** A body sent as given (uploads); instead of `body`. */
+  rawBody?: { data: Uint8Array<ArrayBuffer>; contentType: string };
   headers?: Record<string, string>;
   /** Validates and types a 2xx body. */
   schema?: ZodType<T>;
@@ -96,8 +98,11 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    if (opts.rawBody) {
+      headers['Content-Type'] = opts.rawBody.contentType;
+      body = opts.rawBody.data;
+    } else if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(opts.body);
     }

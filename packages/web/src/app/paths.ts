@@ -16,6 +16,7 @@ export const PATHS = {
   devices: '/devices',
   deviceDetail: '/devices/:deviceId',
   software: '/software',
+  policyManualApproval: '/policy-manual-approval',
 
   manageHome: '/manage',
   policiesHome: '/manage/policies',
@@ -27,6 +28,8 @@ export const PATHS = {
   tasksList: '/manage/tasks',
   remediations: '/manage/remediations',
   workletCatalog: '/manage/worklet-catalog',
+  workletDetail: '/manage/worklet-catalog/:wid',
+  getStartedMacOs: '/manage/get-started-mac-os',
   maintenanceWindows: '/manage/maintenance-windows',
 
   reportsHome: '/reports',

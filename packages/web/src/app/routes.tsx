@@ -72,6 +72,13 @@ const shellRoutes: RouteObject[] = [
     ),
   },
   {
+    path: rel(PATHS.policyManualApproval),
+    lazy: lazyPage(
+      () => import('../features/policies/ManualApprovalPage'),
+      (m) => m.ManualApprovalPage,
+    ),
+  },
+  {
     path: rel(PATHS.manageHome),
     children: [
       {
@@ -81,9 +88,27 @@ const shellRoutes: RouteObject[] = [
           (m) => m.ManageHomePage,
         ),
       },
-      { path: 'policies', ...placeholder('policies') },
-      { path: 'policies/create', ...placeholder('policyCreate') },
-      { path: 'policies/:policyId', ...placeholder('policyDetail') },
+      {
+        path: 'policies',
+        lazy: lazyPage(
+          () => import('../features/policies/PoliciesPage'),
+          (m) => m.PoliciesPage,
+        ),
+      },
+      {
+        path: 'policies/create',
+        lazy: lazyPage(
+          () => import('../features/policies/CreatePolicyPage'),
+          (m) => m.CreatePolicyPage,
+        ),
+      },
+      {
+        path: 'policies/:policyId',
+        lazy: lazyPage(
+          () => import('../features/policies/PolicyEditorPage'),
+          (m) => m.PolicyEditorPage,
+        ),
+      },
       {
         path: 'groups',
         lazy: lazyPage(
@@ -115,7 +140,27 @@ const shellRoutes: RouteObject[] = [
         loader: g((m) => m.guard([m.needsFlag(AVR, true, PATHS.manageHome)])),
         ...placeholder('remediations'),
       },
-      { path: 'worklet-catalog', ...placeholder('workletCatalog') },
+      {
+        path: 'worklet-catalog',
+        lazy: lazyPage(
+          () => import('../features/worklets/WorkletCatalogPage'),
+          (m) => m.WorkletCatalogPage,
+        ),
+      },
+      {
+        path: 'worklet-catalog/:wid',
+        lazy: lazyPage(
+          () => import('../features/worklets/WorkletDetailPage'),
+          (m) => m.WorkletDetailPage,
+        ),
+      },
+      {
+        path: 'get-started-mac-os',
+        lazy: lazyPage(
+          () => import('../features/manage/GetStartedMacOsPage'),
+          (m) => m.GetStartedMacOsPage,
+        ),
+      },
       { path: 'maintenance-windows', loader: g((m) => m.maintenanceWindows), ...placeholder('maintenanceWindows') },
       { path: 'community-worklets', loader: g((m) => m.legacy(() => PATHS.workletCatalog)) },
     ],
@@ -262,7 +307,14 @@ const shellRoutes: RouteObject[] = [
           },
         ],
       },
-      { path: 'devices', loader: g((m) => m.guard([m.needsGlobalDevices])), ...placeholder('globalDevices') },
+      {
+        path: 'devices',
+        loader: g((m) => m.guard([m.needsGlobalDevices])),
+        lazy: lazyPage(
+          () => import('../features/global/GlobalDevicesPage'),
+          (m) => m.GlobalDevicesPage,
+        ),
+      },
     ],
   },
 

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
@@ -38,6 +39,9 @@ if (typeof window.CSS.supports !== 'function') {
 
 afterEach(() => {
   cleanup();
+  // Mantine keeps notifications in a module-level store: one test's snackbar must not
+  // still be showing when the next test renders.
+  notifications.clean();
   window.localStorage.clear();
   window.sessionStorage.clear();
 });

@@ -1,15 +1,18 @@
 import type { DeviceCommand, DeviceDetail } from '@patchwell/core/devices/devices.schema';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
-import { buildDevice, buildProfile } from '../../test/factories';
+import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { DeviceDetailPage } from './DeviceDetailPage';
 
 const T = CONSOLE_TEXTS.device;
+// Each test renders the page and walks tabs, forms and dialogs; on a loaded CI machine
+// that takes longer than vitest's default 5 s per test.
+vi.setConfig({ testTimeout: 30_000 });
 
 const command = (id: number, overrides: Partial<DeviceCommand>): DeviceCommand => ({
   id,
@@ -61,6 +64,8 @@ const detail: DeviceDetail = {
   commands,
 };
 
+const groups = [buildGroup({ id: 1, name: 'Default', default: true }), buildGroup({ id: 2, name: 'Servers' })];
+
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const state = { detail };
 
@@ -94,7 +99,21 @@ beforeAll(async () => {
       status: 201,
       body: command(4, { status: 'pending', exit_code: null, finished_at: null, started_at: null }),
     }),
-    'PUT /api/servers/42': () => ({ body: {} }),
+    'PUT /api/servers/42': (req) => {
+      const body = JSON.parse(req.body) as Partial<Record<string, unknown>>;
+      const group = groups.find((g) => g.id === body.server_group_id);
+      state.detail = {
+        ...state.detail,
+        ...(body.custom_name !== undefined
+          ? { custom_name: body.custom_name as string | null, display_name: (body.custom_name as string) || 'build-01' }
+          : {}),
+        ...(group ? { server_group_id: group.id, group_name: group.name } : {}),
+        ...(body.tags ? { tags: body.tags as string[] } : {}),
+        ...(typeof body.notes === 'string' ? { notes: body.notes } : {}),
+      };
+      return { body: state.detail };
+    },
+    'GET /api/servergroups': () => ({ body: groups }),
   });
   api.configure({ baseUrl: server.url });
 });
@@ -110,9 +129,16 @@ beforeEach(() => {
 });
 
 const renderPage = (entry = '/devices/42?o=1', profile = buildProfile()) =>
-  renderInShell([{ path: '/devices/:deviceId', element: <DeviceDetailPage /> }], entry, { profile });
+  renderInShell(
+    [
+      { path: '/devices/:deviceId', element: <DeviceDetailPage /> },
+      { path: '/devices', element: <p>Device list</p> },
+    ],
+    entry,
+    { profile },
+  );
 
-const heading = () => screen.findByRole('heading', { level: 1, name: 'Build server' }, { timeout: 4000 });
+const heading = () => screen.findByRole('heading', { level: 1, name: 'Build server' }, { timeout: 10_000 });
 const openTab = (name: string) => userEvent.click(screen.getByRole('tab', { name }));
 
 describe('device details', () => {
@@ -158,7 +184,7 @@ describe('device details', () => {
 
   it('render the command history with result badges, exit codes and output', async () => {
     renderPage('/devices/42?o=1&tab=commands');
-    const table = await screen.findByRole('table', { name: T.commands }, { timeout: 4000 });
+    const table = await screen.findByRole('table', { name: T.commands }, { timeout: 10_000 });
     expect(within(table).getByText('Timed out')).toBeInTheDocument();
     expect(within(table).getByText('Error')).toBeInTheDocument();
     expect(within(table).getByText('Success')).toBeInTheDocument();
@@ -191,5 +217,113 @@ describe('device details', () => {
     expect(screen.queryByRole('button', { name: CONSOLE_TEXTS.devices.remove })).not.toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: T.notes })).not.toBeInTheDocument();
     expect(screen.getByText('Runs the nightly builds.')).toBeInTheDocument();
+  });
+});
+
+describe('editing a device', () => {
+  const puts = () => server.requests.filter((r) => r.method === 'PUT');
+
+  it('saves only the changed fields and shows the new name', async () => {
+    renderPage();
+    await heading();
+    const save = screen.getByRole('button', { name: CONSOLE_TEXTS.common.save });
+    expect(save).toBeDisabled();
+    const name = screen.getByRole('textbox', { name: T.customName });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Nightly builder');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: T.group }), 'Servers');
+    await userEvent.clear(screen.getByRole('textbox', { name: T.tags }));
+    await userEvent.type(screen.getByRole('textbox', { name: T.tags }), 'ci, eu ,ci');
+    await userEvent.click(save);
+
+    expect(await screen.findByText(T.saved)).toBeInTheDocument();
+    expect(puts()).toHaveLength(1);
+    expect(puts()[0]!.query.get('o')).toBe('1');
+    expect(JSON.parse(puts()[0]!.body)).toEqual({
+      custom_name: 'Nightly builder',
+      server_group_id: 2,
+      tags: ['ci', 'eu'],
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Nightly builder' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: CONSOLE_TEXTS.common.save })).toBeDisabled();
+  });
+
+  it('checks the limits before sending, and Cancel puts the saved values back', async () => {
+    renderPage();
+    await heading();
+    const name = screen.getByRole('textbox', { name: T.customName });
+    fireEvent.change(name, { target: { value: 'x'.repeat(256) } });
+    fireEvent.change(screen.getByRole('textbox', { name: T.tags }), { target: { value: `ci, ${'t'.repeat(101)}` } });
+    await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.common.save }));
+    expect(await screen.findByText(T.tooLong(255))).toBeInTheDocument();
+    expect(screen.getByText(T.tagTooLong(100))).toBeInTheDocument();
+    expect(puts()).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.common.cancel }));
+    expect(name).toHaveValue('Build server');
+    expect(screen.getByRole('textbox', { name: T.tags })).toHaveValue('ci, prod');
+    expect(screen.queryByText(T.tooLong(255))).not.toBeInTheDocument();
+  });
+
+  it('asks before leaving with unsaved changes', async () => {
+    const { router } = renderPage();
+    await heading();
+    await userEvent.type(screen.getByRole('textbox', { name: T.notes }), ' Weekly too.');
+    await userEvent.click(screen.getByRole('link', { name: T.back }));
+    const dialog = await screen.findByRole('dialog', { name: CONSOLE_TEXTS.unsaved.title });
+    await userEvent.click(within(dialog).getByRole('button', { name: CONSOLE_TEXTS.unsaved.stay }));
+    expect(router.state.location.pathname).toBe('/devices/42');
+    expect(screen.getByRole('textbox', { name: T.notes })).toHaveValue('Runs the nightly builds. Weekly too.');
+
+    await userEvent.click(screen.getByRole('link', { name: T.back }));
+    const again = await screen.findByRole('dialog', { name: CONSOLE_TEXTS.unsaved.title });
+    await userEvent.click(within(again).getByRole('button', { name: CONSOLE_TEXTS.unsaved.leave }));
+    expect(await screen.findByText('Device list')).toBeInTheDocument();
+  });
+});
+
+describe('installing a pending patch', () => {
+  it('queues InstallUpdate for that update after a confirmation, then shows it live and in the history', async () => {
+    renderPage('/devices/42?o=1&tab=patches');
+    await heading();
+    const install = await screen.findByRole('button', { name: T.installLabel('openssl') });
+    await userEvent.click(install);
+    const dialog = await screen.findByRole('dialog', { name: T.installTitle });
+    expect(within(dialog).getByText(T.installBody('openssl', '3.0.13', 'Build server'))).toBeInTheDocument();
+    state.detail = {
+      ...detail,
+      commands: [
+        command(4, {
+          type: 'install_updates',
+          args: { names: ['openssl'] },
+          status: 'pending',
+          exit_code: null,
+          started_at: null,
+          finished_at: null,
+        }),
+        ...commands,
+      ],
+    };
+    await userEvent.click(within(dialog).getByRole('button', { name: T.install }));
+
+    expect(await screen.findByText(T.queued(T.installWhat('openssl')))).toBeInTheDocument();
+    const queued = server.requests.find((r) => r.method === 'POST')!;
+    expect(queued.query.get('o')).toBe('1');
+    expect(JSON.parse(queued.body)).toEqual({ command_type_name: 'InstallUpdate', args: { names: ['openssl'] } });
+    const live = await screen.findByRole('status');
+    expect(within(live).getByText(T.live)).toBeInTheDocument();
+    expect(within(live).getByText('Install updates: openssl')).toBeInTheDocument();
+    expect(within(live).getByText('Pending')).toBeInTheDocument();
+
+    await openTab(T.commands);
+    const history = await screen.findByRole('table', { name: T.commands });
+    expect(within(history).getByText('Install updates')).toBeInTheDocument();
+  });
+
+  it('is not offered to a read-only role', async () => {
+    renderPage('/devices/42?o=1&tab=patches', buildProfile({ permissions: { '1': ['Endpoint.read'] } }));
+    const patches = await screen.findByRole('table', { name: T.patches }, { timeout: 10_000 });
+    expect(within(patches).getByText('openssl')).toBeInTheDocument();
+    expect(within(patches).queryByRole('button', { name: T.installLabel('openssl') })).not.toBeInTheDocument();
   });
 });

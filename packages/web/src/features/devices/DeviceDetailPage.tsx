@@ -10,8 +10,11 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { confirmAction } from '../../ui/confirm';
 import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { DevicePolicies } from '../policies/components/DevicePolicies';
+import { POLICY_TEXTS } from '../policies/policies.texts';
 import { DeviceCommands } from './components/DeviceCommands';
 import { DeviceHardware } from './components/DeviceHardware';
+import { DeviceLiveStatus } from './components/DeviceLiveStatus';
 import { DeviceNetwork } from './components/DeviceNetwork';
 import { DeviceOverview } from './components/DeviceOverview';
 import { DevicePackages } from './components/DevicePackages';
@@ -20,7 +23,7 @@ import { deviceKeys, queueCommand, removeDevice, useDevice } from './devices.api
 import type { QueueCommandType } from './devices.types';
 
 const T = CONSOLE_TEXTS.device;
-const TABS = ['overview', 'hardware', 'network', 'software', 'patches', 'commands'] as const;
+const TABS = ['overview', 'hardware', 'network', 'software', 'patches', 'commands', 'policies'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /devices/{deviceId}: one device's details in tabs, with scan, patch all, reboot and remove. */
@@ -127,6 +130,7 @@ export function DeviceDetailPage() {
           )}
         </Group>
       </Group>
+      <DeviceLiveStatus commands={d.commands} />
       <Tabs
         value={tab}
         keepMounted={false}
@@ -149,9 +153,10 @@ export function DeviceDetailPage() {
           <Tabs.Tab value="software">{T.software}</Tabs.Tab>
           <Tabs.Tab value="patches">{T.patches}</Tabs.Tab>
           <Tabs.Tab value="commands">{T.commands}</Tabs.Tab>
+          <Tabs.Tab value="policies">{POLICY_TEXTS.devicePolicies}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="md">
-          <DeviceOverview key={d.notes ?? ''} zoneId={zoneId} device={d} canManage={canManage} />
+          <DeviceOverview zoneId={zoneId} device={d} canManage={canManage} />
         </Tabs.Panel>
         <Tabs.Panel value="hardware" pt="md">
           <DeviceHardware system={d.detail} />
@@ -163,10 +168,13 @@ export function DeviceDetailPage() {
           <DevicePackages zoneId={zoneId} deviceId={d.id} />
         </Tabs.Panel>
         <Tabs.Panel value="patches" pt="md">
-          <DevicePackages zoneId={zoneId} deviceId={d.id} isPatchesView />
+          <DevicePackages zoneId={zoneId} deviceId={d.id} isPatchesView deviceName={name} canInstall={canManage} />
         </Tabs.Panel>
         <Tabs.Panel value="commands" pt="md">
           <DeviceCommands zoneId={zoneId} deviceId={d.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="policies" pt="md">
+          <DevicePolicies zoneId={zoneId} deviceId={d.id} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -82,9 +82,9 @@ export function useDeviceCommands(zoneId: number, id: number, query: Record<stri
   });
 }
 
-/** `PUT /api/servers/{id}?o=` (Endpoint.manage). */
+/** `PUT /api/servers/{id}?o=` (Endpoint.manage): answers the updated details. */
 export function updateDevice(zoneId: number, id: number, body: UpdateDeviceBody) {
-  return api.request(`/api/servers/${id}`, { method: 'PUT', query: { o: zoneId }, body });
+  return api.request(`/api/servers/${id}`, { method: 'PUT', query: { o: zoneId }, body, schema: ZDeviceDetail });
 }
 
 /** `DELETE /api/servers/{id}?o=` (Endpoint.delete): the agent is told to stop. */

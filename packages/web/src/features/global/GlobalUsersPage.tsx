@@ -1,6 +1,6 @@
 import { GLOBAL_ADMIN_ROLE_NAME } from '@patchwell/core/zones/roles';
 import type { AccountUser } from '@patchwell/core/users/users.schema';
-import { Anchor, Button, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { PATHS, pathTo } from '../../app/paths';
 import { useShell } from '../../app/shell-context';
 import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
+import { QueryTable } from '../../ui/QueryTable';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { UserStatusBadges } from '../users/components/UserStatusBadges';
 import { useAccountUsers } from '../users/users.api';
@@ -57,56 +58,40 @@ export function GlobalUsersPage() {
         onChange={(e) => setQuery(e.currentTarget.value)}
         maw={360}
       />
-      {users.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {users.data && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover withTableBorder aria-label={CONSOLE_TEXTS.globalUsers.title}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.name}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.email}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.userEditor.accountRole}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.userEditor.zones}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.statusLabel}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {visible.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text size="sm" c="dimmed" role="status">
-                      {CONSOLE_TEXTS.common.noResults}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {visible.map((user) => (
-                <Table.Tr key={user.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={withZone(pathTo(PATHS.globalUserDetail, { userId: user.id }), zoneId)}>
-                      {fullName(user)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{user.email}</Table.Td>
-                  <Table.Td>
-                    {user.account_rbac_role === 'global-admin'
-                      ? GLOBAL_ADMIN_ROLE_NAME
-                      : CONSOLE_TEXTS.userEditor.noGlobalAccess}
-                  </Table.Td>
-                  <Table.Td>
-                    {user.zones.length === 0
-                      ? '—'
-                      : user.zones.map((z) => `${z.zone_name} (${z.role_name})`).join(', ')}
-                  </Table.Td>
-                  <Table.Td>
-                    <UserStatusBadges status={user.status} locked={user.locked} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <QueryTable
+        label={CONSOLE_TEXTS.globalUsers.title}
+        query={{ ...users, data: users.data && visible }}
+        columns={[
+          { key: 'name', header: CONSOLE_TEXTS.users.name },
+          { key: 'email', header: CONSOLE_TEXTS.users.email },
+          { key: 'role', header: CONSOLE_TEXTS.userEditor.accountRole },
+          { key: 'zones', header: CONSOLE_TEXTS.userEditor.zones },
+          { key: 'status', header: CONSOLE_TEXTS.users.statusLabel },
+        ]}
+        rowKey={(user) => user.id}
+        empty={CONSOLE_TEXTS.common.noResults}
+        renderCells={(user) => (
+          <>
+            <Table.Td>
+              <Anchor component={Link} to={withZone(pathTo(PATHS.globalUserDetail, { userId: user.id }), zoneId)}>
+                {fullName(user)}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{user.email}</Table.Td>
+            <Table.Td>
+              {user.account_rbac_role === 'global-admin'
+                ? GLOBAL_ADMIN_ROLE_NAME
+                : CONSOLE_TEXTS.userEditor.noGlobalAccess}
+            </Table.Td>
+            <Table.Td>
+              {user.zones.length === 0 ? '—' : user.zones.map((z) => `${z.zone_name} (${z.role_name})`).join(', ')}
+            </Table.Td>
+            <Table.Td>
+              <UserStatusBadges status={user.status} locked={user.locked} />
+            </Table.Td>
+          </>
+        )}
+      />
     </Stack>
   );
 }

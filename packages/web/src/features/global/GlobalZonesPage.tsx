@@ -2,7 +2,7 @@ import { trialState } from '@patchwell/core/rules/trial';
 import { PLAN_LABELS, canCreateZoneUnder, type Plan } from '@patchwell/core/rules/tiers';
 import { TEXTS } from '@patchwell/core/texts';
 import type { Zone } from '@patchwell/core/zones/zones.schema';
-import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PATHS, pathTo } from '../../app/paths';
@@ -12,6 +12,7 @@ import { parentOrgOf, withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { confirmAction } from '../../ui/confirm';
 import { notify } from '../../ui/notify';
+import { QueryTable } from '../../ui/QueryTable';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useAccountZones, useSetZoneDisabled } from '../zones/zones.api';
 
@@ -80,75 +81,58 @@ export function GlobalZonesPage() {
           </Button>
         )}
       </Group>
-      {zones.isError && (
-        <Alert color="red" role="alert">
-          {TEXTS.zones.listLoadFailed}
-        </Alert>
-      )}
-      {zones.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {zones.data && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped highlightOnHover withTableBorder aria-label={CONSOLE_TEXTS.globalZones.title}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{CONSOLE_TEXTS.globalZones.name}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.globalZones.plan}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.globalZones.users}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.globalZones.trial}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.globalZones.status}</Table.Th>
-                <Table.Th scope="col">
-                  <Text span size="sm" fw={700}>
-                    {CONSOLE_TEXTS.common.actions}
-                  </Text>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {zones.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>{CONSOLE_TEXTS.globalZones.empty}</Table.Td>
-                </Table.Tr>
+      <QueryTable
+        label={CONSOLE_TEXTS.globalZones.title}
+        query={zones}
+        errorText={TEXTS.zones.listLoadFailed}
+        minWidth={640}
+        columns={[
+          { key: 'name', header: CONSOLE_TEXTS.globalZones.name },
+          { key: 'plan', header: CONSOLE_TEXTS.globalZones.plan },
+          { key: 'users', header: CONSOLE_TEXTS.globalZones.users },
+          { key: 'trial', header: CONSOLE_TEXTS.globalZones.trial },
+          { key: 'status', header: CONSOLE_TEXTS.globalZones.status },
+          { key: 'actions', header: CONSOLE_TEXTS.common.actions },
+        ]}
+        rowKey={(z) => z.id}
+        empty={CONSOLE_TEXTS.globalZones.empty}
+        renderCells={(z) => (
+          <>
+            <Table.Td>
+              <Anchor component={Link} to={withZone(pathTo(PATHS.globalZoneDetail, { zoneId: z.id }), zoneId)}>
+                {z.name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{planLabel(z.plan)}</Table.Td>
+            <Table.Td>{z.user_count}</Table.Td>
+            <Table.Td>{trialLabel(z)}</Table.Td>
+            <Table.Td>
+              {z.disabled ? (
+                <Badge color="gray" variant="light">
+                  {CONSOLE_TEXTS.globalZones.statusDisabled}
+                </Badge>
+              ) : (
+                <Badge color="green" variant="light">
+                  {CONSOLE_TEXTS.globalZones.statusActive}
+                </Badge>
               )}
-              {zones.data.map((z) => (
-                <Table.Tr key={z.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={withZone(pathTo(PATHS.globalZoneDetail, { zoneId: z.id }), zoneId)}>
-                      {z.name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{planLabel(z.plan)}</Table.Td>
-                  <Table.Td>{z.user_count}</Table.Td>
-                  <Table.Td>{trialLabel(z)}</Table.Td>
-                  <Table.Td>
-                    {z.disabled ? (
-                      <Badge color="gray" variant="light">
-                        {CONSOLE_TEXTS.globalZones.statusDisabled}
-                      </Badge>
-                    ) : (
-                      <Badge color="green" variant="light">
-                        {CONSOLE_TEXTS.globalZones.statusActive}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {profile.is_global_admin && (
-                      <Button
-                        size="compact-sm"
-                        variant="subtle"
-                        color={z.disabled ? undefined : 'red'}
-                        onClick={() => onToggle(z)}
-                        aria-label={`${z.disabled ? CONSOLE_TEXTS.globalZones.enable : CONSOLE_TEXTS.globalZones.disable} ${z.name}`}
-                      >
-                        {z.disabled ? CONSOLE_TEXTS.globalZones.enable : CONSOLE_TEXTS.globalZones.disable}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+            </Table.Td>
+            <Table.Td>
+              {profile.is_global_admin && (
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color={z.disabled ? undefined : 'red'}
+                  onClick={() => onToggle(z)}
+                  aria-label={`${z.disabled ? CONSOLE_TEXTS.globalZones.enable : CONSOLE_TEXTS.globalZones.disable} ${z.name}`}
+                >
+                  {z.disabled ? CONSOLE_TEXTS.globalZones.enable : CONSOLE_TEXTS.globalZones.disable}
+                </Button>
+              )}
+            </Table.Td>
+          </>
+        )}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import type { ApiKey } from '@patchwell/core/users/api-keys.schema';
-import { Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { confirmAction } from '../../ui/confirm';
 import { formatUtc } from '../../ui/format-date';
 import { notify } from '../../ui/notify';
+import { QueryTable } from '../../ui/QueryTable';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { CreateKeyDialog } from './components/CreateKeyDialog';
 import { keyKeys, revokeApiKey, useApiKeys } from './keys.api';
@@ -52,58 +53,44 @@ export function KeysPage() {
       <Text size="sm" c="dimmed">
         {CONSOLE_TEXTS.keys.description}
       </Text>
-      {keys.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {keys.data && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped withTableBorder aria-label={CONSOLE_TEXTS.keys.title}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{CONSOLE_TEXTS.keys.name}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.keys.prefix}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.keys.zone}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.keys.created}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.keys.lastUsed}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.keys.expires}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.common.actions}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={7}>
-                    <Text size="sm" c="dimmed">
-                      {CONSOLE_TEXTS.keys.empty}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {keys.data.map((key) => (
-                <Table.Tr key={key.id}>
-                  <Table.Td>{key.name}</Table.Td>
-                  <Table.Td>
-                    <Code>{key.prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>{zoneName(key.zone_id)}</Table.Td>
-                  <Table.Td>{formatUtc(key.created_at)}</Table.Td>
-                  <Table.Td>{key.last_used_at ? formatUtc(key.last_used_at) : CONSOLE_TEXTS.keys.never}</Table.Td>
-                  <Table.Td>{key.expires_at ? formatUtc(key.expires_at) : CONSOLE_TEXTS.keys.never}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="compact-sm"
-                      variant="subtle"
-                      color="red"
-                      onClick={() => onRevoke(key)}
-                      aria-label={`${CONSOLE_TEXTS.keys.revoke}: ${key.name}`}
-                    >
-                      {CONSOLE_TEXTS.keys.revoke}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <QueryTable
+        label={CONSOLE_TEXTS.keys.title}
+        query={keys}
+        columns={[
+          { key: 'name', header: CONSOLE_TEXTS.keys.name },
+          { key: 'prefix', header: CONSOLE_TEXTS.keys.prefix },
+          { key: 'zone', header: CONSOLE_TEXTS.keys.zone },
+          { key: 'created', header: CONSOLE_TEXTS.keys.created },
+          { key: 'used', header: CONSOLE_TEXTS.keys.lastUsed },
+          { key: 'expires', header: CONSOLE_TEXTS.keys.expires },
+          { key: 'actions', header: CONSOLE_TEXTS.common.actions },
+        ]}
+        rowKey={(key) => key.id}
+        empty={CONSOLE_TEXTS.keys.empty}
+        renderCells={(key) => (
+          <>
+            <Table.Td>{key.name}</Table.Td>
+            <Table.Td>
+              <Code>{key.prefix}…</Code>
+            </Table.Td>
+            <Table.Td>{zoneName(key.zone_id)}</Table.Td>
+            <Table.Td>{formatUtc(key.created_at)}</Table.Td>
+            <Table.Td>{key.last_used_at ? formatUtc(key.last_used_at) : CONSOLE_TEXTS.keys.never}</Table.Td>
+            <Table.Td>{key.expires_at ? formatUtc(key.expires_at) : CONSOLE_TEXTS.keys.never}</Table.Td>
+            <Table.Td>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                color="red"
+                onClick={() => onRevoke(key)}
+                aria-label={`${CONSOLE_TEXTS.keys.revoke}: ${key.name}`}
+              >
+                {CONSOLE_TEXTS.keys.revoke}
+              </Button>
+            </Table.Td>
+          </>
+        )}
+      />
       <CreateKeyDialog
         opened={isCreateOpen}
         zoneId={zoneId}

@@ -1,10 +1,13 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconBook2, IconClipboardList, IconFolders, IconShieldCheck } from '@tabler/icons-react';
+import { IconBook2, IconBrandApple, IconClipboardList, IconFolders, IconShieldCheck } from '@tabler/icons-react';
+import { PATHS } from '../../app/paths';
 import { useShell } from '../../app/shell-context';
+import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { NavCard } from '../../ui/NavCard';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { mainNavItems } from '../shell/nav-items';
+import { MANAGE_TEXTS } from './manage.texts';
 
 const ICONS = [IconShieldCheck, IconFolders, IconClipboardList, IconBook2];
 const DESCRIPTIONS: Record<string, string> = {
@@ -15,7 +18,7 @@ const DESCRIPTIONS: Record<string, string> = {
   [CONSOLE_TEXTS.nav.workletCatalog]: 'Ready-made worklets to turn into policies.',
 };
 
-/** /manage, titled System: a card for each part of Manage. */
+/** /manage, titled System: a card for each part of Manage, and the macOS guide. */
 export function ManageHomePage() {
   usePageTitle('System');
   const { profile, zoneId } = useShell();
@@ -40,6 +43,13 @@ export function ManageHomePage() {
             />
           );
         })}
+        <NavCard
+          icon={<IconBrandApple size={22} />}
+          label={MANAGE_TEXTS.macCardLabel}
+          description={MANAGE_TEXTS.macCardDescription}
+          to={withZone(PATHS.getStartedMacOs, zoneId)}
+          buttonLabel={MANAGE_TEXTS.macCardButton}
+        />
       </SimpleGrid>
     </Stack>
   );

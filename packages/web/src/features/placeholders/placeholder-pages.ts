@@ -3,15 +3,6 @@
  * what will appear there, never sample data.
  */
 export const PLACEHOLDER_PAGES = {
-  policies: {
-    title: 'Policies',
-    description: 'Patch, worklet and required-software policies appear here once you create them.',
-  },
-  policyCreate: {
-    title: 'Create Policy',
-    description: 'Choosing a policy type and building its schedule arrives with the policy editor.',
-  },
-  policyDetail: { title: 'Policy', description: "A policy's configuration, schedule and groups appear here." },
   tasks: {
     title: 'Tasks',
     description: 'Remediation tasks from vulnerability scan imports appear here once you upload a scan.',
@@ -19,10 +10,6 @@ export const PLACEHOLDER_PAGES = {
   remediations: {
     title: 'Remediations',
     description: 'Vulnerability remediation batches appear here once you import scanner results.',
-  },
-  workletCatalog: {
-    title: 'Worklet Catalog',
-    description: 'Ready-made worklets you can turn into policies appear here.',
   },
   maintenanceWindows: {
     title: 'Maintenance Windows',

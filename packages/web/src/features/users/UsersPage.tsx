@@ -1,5 +1,5 @@
 import type { ZoneUser } from '@patchwell/core/users/users.schema';
-import { ActionIcon, Button, Group, Loader, Menu, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Stack, Table, Title } from '@mantine/core';
 import { IconDots, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { confirmAction } from '../../ui/confirm';
 import { formatUtc } from '../../ui/format-date';
 import { notify } from '../../ui/notify';
+import { QueryTable } from '../../ui/QueryTable';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ChangeRoleDialog } from './components/ChangeRoleDialog';
 import { InviteUserDialog } from './components/InviteUserDialog';
@@ -99,88 +100,72 @@ export function UsersPage() {
           </Button>
         )}
       </Group>
-      {users.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {users.data && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped withTableBorder aria-label={CONSOLE_TEXTS.users.title}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.name}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.email}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.role}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.statusLabel}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.users.lastSignIn}</Table.Th>
-                <Table.Th scope="col">{CONSOLE_TEXTS.common.actions}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data.map((user) => {
-                const isSelf = user.id === profile.id;
-                const canModify = can('Users', 'modify') && !isSelf;
-                // A global administrator's role changes only in global user management (spec A section 6).
-                const canChangeRole = canModify && user.account_rbac_role !== 'global-admin';
-                const canToggle = canModify && user.status !== 'pending-invite';
-                const canRemove = can('Users', 'delete') && !isSelf;
-                const canUnlock = can('Users', 'modify') && user.locked;
-                const hasActions = canChangeRole || canToggle || canRemove || canUnlock;
-                return (
-                  <Table.Tr key={user.id}>
-                    <Table.Td>{fullName(user)}</Table.Td>
-                    <Table.Td>{user.email}</Table.Td>
-                    <Table.Td>{user.role.name}</Table.Td>
-                    <Table.Td>
-                      <UserStatusBadges status={user.status} locked={user.locked} />
-                    </Table.Td>
-                    <Table.Td>
-                      {user.last_signin_at ? formatUtc(user.last_signin_at) : CONSOLE_TEXTS.keys.never}
-                    </Table.Td>
-                    <Table.Td>
-                      {hasActions && (
-                        <Menu position="bottom-end" shadow="md" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon
-                              variant="subtle"
-                              color="gray.8"
-                              aria-label={CONSOLE_TEXTS.users.actionsFor(fullName(user))}
-                            >
-                              <IconDots size={16} aria-hidden="true" />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            {canChangeRole && (
-                              <Menu.Item onClick={() => setRoleTarget(user)}>
-                                {CONSOLE_TEXTS.users.changeRole}
-                              </Menu.Item>
-                            )}
-                            {canUnlock && (
-                              <Menu.Item onClick={() => onUnlock(user)}>{CONSOLE_TEXTS.users.unlock}</Menu.Item>
-                            )}
-                            {canToggle && (
-                              <Menu.Item onClick={() => onStatus(user)}>
-                                {user.status === 'disabled' ? CONSOLE_TEXTS.users.enable : CONSOLE_TEXTS.users.disable}
-                              </Menu.Item>
-                            )}
-                            {canRemove && (
-                              <Menu.Item color="red" onClick={() => onRemove(user)}>
-                                {CONSOLE_TEXTS.users.remove}
-                              </Menu.Item>
-                            )}
-                          </Menu.Dropdown>
-                        </Menu>
+      <QueryTable
+        label={CONSOLE_TEXTS.users.title}
+        query={users}
+        columns={[
+          { key: 'name', header: CONSOLE_TEXTS.users.name },
+          { key: 'email', header: CONSOLE_TEXTS.users.email },
+          { key: 'role', header: CONSOLE_TEXTS.users.role },
+          { key: 'status', header: CONSOLE_TEXTS.users.statusLabel },
+          { key: 'signin', header: CONSOLE_TEXTS.users.lastSignIn },
+          { key: 'actions', header: CONSOLE_TEXTS.common.actions },
+        ]}
+        rowKey={(user) => user.id}
+        empty={CONSOLE_TEXTS.users.empty}
+        renderCells={(user) => {
+          const isSelf = user.id === profile.id;
+          const canModify = can('Users', 'modify') && !isSelf;
+          // A global administrator's role changes only in global user management (spec A section 6).
+          const canChangeRole = canModify && user.account_rbac_role !== 'global-admin';
+          const canToggle = canModify && user.status !== 'pending-invite';
+          const canRemove = can('Users', 'delete') && !isSelf;
+          const canUnlock = can('Users', 'modify') && user.locked;
+          const hasActions = canChangeRole || canToggle || canRemove || canUnlock;
+          return (
+            <>
+              <Table.Td>{fullName(user)}</Table.Td>
+              <Table.Td>{user.email}</Table.Td>
+              <Table.Td>{user.role.name}</Table.Td>
+              <Table.Td>
+                <UserStatusBadges status={user.status} locked={user.locked} />
+              </Table.Td>
+              <Table.Td>{user.last_signin_at ? formatUtc(user.last_signin_at) : CONSOLE_TEXTS.keys.never}</Table.Td>
+              <Table.Td>
+                {hasActions && (
+                  <Menu position="bottom-end" shadow="md" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray.8"
+                        aria-label={CONSOLE_TEXTS.users.actionsFor(fullName(user))}
+                      >
+                        <IconDots size={16} aria-hidden="true" />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      {canChangeRole && (
+                        <Menu.Item onClick={() => setRoleTarget(user)}>{CONSOLE_TEXTS.users.changeRole}</Menu.Item>
                       )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {users.data?.length === 0 && (
-        <Text size="sm" c="dimmed">
-          {CONSOLE_TEXTS.users.empty}
-        </Text>
-      )}
+                      {canUnlock && <Menu.Item onClick={() => onUnlock(user)}>{CONSOLE_TEXTS.users.unlock}</Menu.Item>}
+                      {canToggle && (
+                        <Menu.Item onClick={() => onStatus(user)}>
+                          {user.status === 'disabled' ? CONSOLE_TEXTS.users.enable : CONSOLE_TEXTS.users.disable}
+                        </Menu.Item>
+                      )}
+                      {canRemove && (
+                        <Menu.Item color="red" onClick={() => onRemove(user)}>
+                          {CONSOLE_TEXTS.users.remove}
+                        </Menu.Item>
+                      )}
+                    </Menu.Dropdown>
+                  </Menu>
+                )}
+              </Table.Td>
+            </>
+          );
+        }}
+      />
       <InviteUserDialog
         opened={isInviteOpen}
         zoneId={zoneId}

@@ -1,7 +1,8 @@
-import { Button, EmptyState, Menu, Modal } from '@mantine/core';
-import { IconChevronDown, IconFileImport } from '@tabler/icons-react';
+import { Button, Menu } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { ThirdPartyImportDialog } from '../import/ThirdPartyImportDialog';
 import { ManualImportDialog } from './ManualImportDialog';
 
 export type AddDevicesMenuProps = {
@@ -11,7 +12,10 @@ export type AddDevicesMenuProps = {
   onManualOpen: (isOpen: boolean) => void;
 };
 
-/** The add-devices menu (spec B section 2): manual import or third-party import. */
+/**
+ * The add-devices menu (spec B section 2): manual import (install commands and key) or
+ * third-party import (a CSV of hosts from another tool, waiting for their agent).
+ */
 export function AddDevicesMenu({ zoneId, isManualOpen, onManualOpen }: AddDevicesMenuProps) {
   const [isThirdPartyOpen, setThirdPartyOpen] = useState(false);
   return (
@@ -28,29 +32,12 @@ export function AddDevicesMenu({ zoneId, isManualOpen, onManualOpen }: AddDevice
         </Menu.Dropdown>
       </Menu>
       <ManualImportDialog opened={isManualOpen} zoneId={zoneId} onClose={() => onManualOpen(false)} />
-      <Modal
+      <ThirdPartyImportDialog
         opened={isThirdPartyOpen}
+        zoneId={zoneId}
         onClose={() => setThirdPartyOpen(false)}
-        title={CONSOLE_TEXTS.devices.thirdPartyTitle}
-        size="md"
-      >
-        <EmptyState
-          py="lg"
-          icon={<IconFileImport size={32} stroke={1.5} aria-hidden="true" />}
-          withIndicatorBackground
-          description={CONSOLE_TEXTS.devices.thirdPartyBody}
-        >
-          <Button
-            variant="default"
-            onClick={() => {
-              setThirdPartyOpen(false);
-              onManualOpen(true);
-            }}
-          >
-            {CONSOLE_TEXTS.devices.manualImport}
-          </Button>
-        </EmptyState>
-      </Modal>
+        onShowInstall={() => onManualOpen(true)}
+      />
     </>
   );
 }

@@ -1,11 +1,10 @@
 import { PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
-import { Alert, Code, Loader, Stack, Table, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { Code, Loader, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { formatUtc } from '../../../ui/format-date';
 import { TablePager } from '../../../ui/table/TablePager';
-import { isCommandOpen, useDeviceCommands } from '../devices.api';
+import { useDeviceCommands } from '../devices.api';
 import type { DeviceCommand } from '../devices.types';
 import { CommandStatusBadge } from './DeviceBadges';
 
@@ -40,18 +39,16 @@ function CommandOutput({ command }: { command: DeviceCommand }) {
   );
 }
 
-/** The commands sent to the device with their results; refreshes every 5 s while one is open. */
+/**
+ * The commands sent to the device with their results; refreshes every 5 s while one is open
+ * (the page shows the live status above the tabs).
+ */
 export function DeviceCommands({ zoneId, deviceId }: { zoneId: number; deviceId: number }) {
   const [paging, setPaging] = useState({ page: 1, limit: PAGE_SIZE_DEFAULT });
   const commands = useDeviceCommands(zoneId, deviceId, { page: paging.page - 1, limit: paging.limit });
   const rows = commands.data?.data ?? [];
   return (
     <Stack gap="md">
-      {rows.some(isCommandOpen) && (
-        <Alert color="blue" icon={<IconRefresh size={16} aria-hidden="true" />} role="status">
-          {T.live}
-        </Alert>
-      )}
       {commands.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
       {commands.data && rows.length === 0 && <Text c="dimmed">{T.noCommands}</Text>}
       {rows.length > 0 && (

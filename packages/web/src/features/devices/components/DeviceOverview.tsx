@@ -1,36 +1,36 @@
-import { Badge, Button, Group, Stack, Textarea } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Badge, Group, Stack } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { FactTable } from '../../../ui/FactTable';
 import { formatUtc } from '../../../ui/format-date';
 import { formatDuration, formatOs } from '../../../ui/format-units';
-import { notify } from '../../../ui/notify';
-import { deviceKeys, updateDevice } from '../devices.api';
+import { useGroups } from '../../groups/groups.api';
+import { deviceFormValues } from '../device-form';
 import type { DeviceDetail } from '../devices.types';
 import { ComplianceBadge, DeviceStatusBadge } from './DeviceBadges';
+import { DeviceEditForm } from './DeviceEditForm';
 
 const T = CONSOLE_TEXTS.device;
 
 export type DeviceOverviewProps = { zoneId: number; device: DeviceDetail; canManage: boolean };
 
-/** Status, OS, agent, addresses, group, tags, and the notes (editable with Endpoint.manage). */
+function EditableDetails({ zoneId, device }: { zoneId: number; device: DeviceDetail }) {
+  const groups = useGroups(zoneId);
+  // Keyed on the saved values: a save (or another user's, seen on refresh) resets the form.
+  return (
+    <DeviceEditForm
+      key={JSON.stringify(deviceFormValues(device))}
+      zoneId={zoneId}
+      device={device}
+      groups={groups.data ?? []}
+    />
+  );
+}
+
+/**
+ * Status, OS, agent, addresses, group, tags and notes; with Endpoint.manage, a form for the
+ * custom name, group, tags and notes.
+ */
 export function DeviceOverview({ zoneId, device, canManage }: DeviceOverviewProps) {
-  const queryClient = useQueryClient();
-  const [notes, setNotes] = useState(device.notes ?? '');
-  const [isSaving, setSaving] = useState(false);
-  const onSaveNotes = async () => {
-    setSaving(true);
-    try {
-      await updateDevice(zoneId, device.id, { notes });
-      notify.success(T.notesSaved);
-      await queryClient.invalidateQueries({ queryKey: deviceKeys.detail(zoneId, device.id) });
-    } catch (error) {
-      void notify.apiError(error);
-    } finally {
-      setSaving(false);
-    }
-  };
   const system = device.detail;
   return (
     <Stack gap="md">
@@ -79,14 +79,7 @@ export function DeviceOverview({ zoneId, device, canManage }: DeviceOverviewProp
         ]}
       />
       {canManage ? (
-        <Stack gap="xs">
-          <Textarea label={T.notes} rows={4} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
-          <Group justify="flex-end">
-            <Button onClick={() => void onSaveNotes()} loading={isSaving} disabled={notes === (device.notes ?? '')}>
-              {T.saveNotes}
-            </Button>
-          </Group>
-        </Stack>
+        <EditableDetails zoneId={zoneId} device={device} />
       ) : (
         <FactTable label={T.notes} facts={[{ label: T.notes, value: device.notes }]} />
       )}

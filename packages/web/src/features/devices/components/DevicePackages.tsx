@@ -1,12 +1,16 @@
 import { DEBOUNCE_MS, PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
-import { Badge, Checkbox, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { confirmAction } from '../../../ui/confirm';
 import { CveList } from '../../../ui/CveList';
+import { notify } from '../../../ui/notify';
 import { TablePager } from '../../../ui/table/TablePager';
-import { useDevicePackages } from '../devices.api';
+import { deviceKeys, queueCommand, useDevicePackages } from '../devices.api';
+import type { DevicePackage } from '../devices.types';
 import { SeverityBadge } from './DeviceBadges';
 
 const T = CONSOLE_TEXTS.device;
@@ -16,13 +20,25 @@ export type DevicePackagesProps = {
   deviceId: number;
   /** The pending-patches tab: only packages with an update, with severity, CVEs and KB. */
   isPatchesView?: boolean;
+  /** The device's name, for the install confirmation. */
+  deviceName?: string;
+  /** Endpoint.manage: each pending patch offers Install. */
+  canInstall?: boolean;
 };
 
 /**
  * A device's installed packages (`GET /api/servers/{id}/packages`), paged on the server,
- * with a debounced search and a needs-update filter; either change returns to page 1.
+ * with a debounced search and a needs-update filter; either change returns to page 1. On the
+ * pending-patches tab, Install queues `InstallUpdate` for that one update.
  */
-export function DevicePackages({ zoneId, deviceId, isPatchesView = false }: DevicePackagesProps) {
+export function DevicePackages({
+  zoneId,
+  deviceId,
+  isPatchesView = false,
+  deviceName = '',
+  canInstall = false,
+}: DevicePackagesProps) {
+  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
   const [needsUpdate, setNeedsUpdate] = useState(false);
@@ -39,6 +55,24 @@ export function DevicePackages({ zoneId, deviceId, isPatchesView = false }: Devi
   });
   const rows = packages.data?.data ?? [];
   const label = isPatchesView ? T.patches : T.software;
+  const withInstall = isPatchesView && canInstall;
+
+  const onInstall = (p: DevicePackage) =>
+    confirmAction({
+      title: T.installTitle,
+      message: T.installBody(p.name, p.patch?.version ?? '', deviceName),
+      confirmLabel: T.install,
+      onConfirm: () =>
+        void queueCommand(zoneId, deviceId, 'InstallUpdate', { names: [p.name] }).then(
+          async () => {
+            notify.success(T.queued(T.installWhat(p.name)));
+            // The details, packages and command history share this prefix: the new command
+            // shows in the history, and its being open starts the live-status polling.
+            await queryClient.invalidateQueries({ queryKey: deviceKeys.detail(zoneId, deviceId) });
+          },
+          (error: unknown) => notify.apiError(error),
+        ),
+    });
 
   return (
     <Stack gap="md">
@@ -75,6 +109,7 @@ export function DevicePackages({ zoneId, deviceId, isPatchesView = false }: Devi
                     <Table.Th scope="col">{T.cves}</Table.Th>
                     <Table.Th scope="col">{T.kb}</Table.Th>
                     <Table.Th scope="col">{T.rebootRequired}</Table.Th>
+                    {withInstall && <Table.Th scope="col">{T.actions}</Table.Th>}
                   </>
                 ) : (
                   <>
@@ -102,6 +137,18 @@ export function DevicePackages({ zoneId, deviceId, isPatchesView = false }: Devi
                       <Table.Td>
                         {p.patch?.reboot_required ? CONSOLE_TEXTS.devices.yes : CONSOLE_TEXTS.devices.no}
                       </Table.Td>
+                      {withInstall && (
+                        <Table.Td>
+                          <Button
+                            size="compact-sm"
+                            variant="light"
+                            aria-label={T.installLabel(p.name)}
+                            onClick={() => onInstall(p)}
+                          >
+                            {T.install}
+                          </Button>
+                        </Table.Td>
+                      )}
                     </>
                   ) : (
                     <>

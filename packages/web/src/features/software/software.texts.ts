@@ -1,0 +1,20 @@
+/** Console texts of the zone's software list. Gathered into CONSOLE_TEXTS.software (texts.ts). */
+export const SOFTWARE_TEXTS = {
+  title: 'Software',
+  search: 'Search software',
+  osFamily: 'OS',
+  severity: 'Severity',
+  needsUpdate: 'Needs update only',
+  name: 'Name',
+  installed: 'Installed on',
+  versions: 'Versions',
+  needsUpdateCount: 'Need an update',
+  cves: 'CVEs',
+  tableLabel: 'Software',
+  empty: 'No software matches. Software appears after the devices’ first inventory.',
+  showDevices: (name: string) => `Devices with ${name}`,
+  hideDevices: (name: string) => `Hide devices with ${name}`,
+  devicesOf: (name: string) => `Devices with ${name}`,
+  noDevices: 'No devices have this package.',
+  devicesColumn: 'Devices',
+};

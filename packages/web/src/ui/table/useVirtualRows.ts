@@ -1,0 +1,99 @@
+import {
+  defaultRangeExtractor,
+  measureElement as measureRow,
+  observeElementRect,
+  useVirtualizer,
+  type Rect,
+  type VirtualItem,
+} from '@tanstack/react-virtual';
+import { useCallback, useState, type FocusEvent } from 'react';
+
+/**
+ * When the scroll box reports no size (not laid out yet, or jsdom, which has no layout),
+ * the rows are windowed as if it were this big: a screenful, never the whole page.
+ */
+export const FALLBACK_VIEWPORT: Rect = { width: 1280, height: 720 };
+
+export type VirtualRowsOptions = {
+  count: number;
+  /** A row's height before it is measured (px). */
+  estimateRowHeight: number;
+  /** Rows rendered beyond each edge of the viewport, so keyboard focus and fast scrolls find rows. */
+  overscan?: number;
+  getRowKey?: (index: number) => string | number;
+};
+
+/** A row to render, and the height of the rows left out just above it (px). */
+export type VirtualRow = VirtualItem & { spaceBefore: number };
+
+export type VirtualRows = {
+  /** Callback ref for the element that scrolls (the table's scroll container). */
+  scrollRef: (element: HTMLDivElement | null) => void;
+  /** That element once mounted (to scroll it back to the top on a new page). */
+  scrollElement: HTMLDivElement | null;
+  /** The rows to render now, in order. */
+  rows: VirtualRow[];
+  /** Height of the rows left out below the last one rendered (px). */
+  paddingBottom: number;
+  /** Ref for each rendered `<tr>` (with `data-index`), so rows of any height are measured. */
+  measureRef: (element: HTMLTableRowElement | null) => void;
+  /** Focus handlers for the `<tbody>`: the row holding focus stays rendered. */
+  bodyProps: {
+    onFocus: (event: FocusEvent<HTMLElement>) => void;
+    onBlur: (event: FocusEvent<HTMLElement>) => void;
+  };
+};
+
+/**
+ * Windowing for a semantic `<table>` body (spec B section 9: pages of up to 500 rows): only
+ * the rows in view plus `overscan` are in the DOM, and spacer rows keep the scroll height.
+ * Rows stay `<tr>` in one `<tbody>` (no absolute positioning), so columns keep their widths,
+ * a sticky header works and screen readers still read a table. The row holding keyboard
+ * focus stays rendered when scrolled away, so focus is never dropped to the page.
+ */
+export function useVirtualRows({ count, estimateRowHeight, overscan = 8, getRowKey }: VirtualRowsOptions): VirtualRows {
+  // State, not a ref: attaching the box re-renders, so the virtualizer measures it at once.
+  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
+  const [focusedIndex, setFocusedIndex] = useState<number | null>(null);
+  // The virtualizer's getters read its mutable state; nothing here is memoised by hand, and
+  // the console does not run the React Compiler, so its memoisation warning does not apply.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLTableRowElement>({
+    count,
+    getScrollElement: () => scrollElement,
+    estimateSize: () => estimateRowHeight,
+    overscan,
+    getItemKey: getRowKey,
+    rangeExtractor: (range) => {
+      const indexes = defaultRangeExtractor(range);
+      if (focusedIndex === null || focusedIndex >= count || indexes.includes(focusedIndex)) return indexes;
+      return [...indexes, focusedIndex].sort((a, b) => a - b);
+    },
+    initialRect: FALLBACK_VIEWPORT,
+    observeElementRect: (instance, onRect) =>
+      observeElementRect(instance, (rect) => onRect(rect.height > 0 ? rect : FALLBACK_VIEWPORT)),
+    // An unmeasurable row (no layout) keeps its estimate: a height of 0 would let every row
+    // into the window.
+    measureElement: (element, entry, instance) => {
+      const size = measureRow(element, entry, instance);
+      return size > 0 ? size : estimateRowHeight;
+    },
+  });
+  const items = virtualizer.getVirtualItems();
+  const rows = items.map((item, i) => ({ ...item, spaceBefore: item.start - (i > 0 ? items[i - 1]!.end : 0) }));
+  const last = items[items.length - 1];
+  const paddingBottom = last ? virtualizer.getTotalSize() - last.end : 0;
+  const measure = virtualizer.measureElement;
+  const measureRef = useCallback((element: HTMLTableRowElement | null) => measure(element), [measure]);
+  const rowIndexOf = (target: EventTarget | null) => {
+    const row = target instanceof Element ? target.closest<HTMLElement>('tr[data-index]') : null;
+    return row ? Number(row.dataset.index) : null;
+  };
+  const bodyProps = {
+    onFocus: (event: FocusEvent<HTMLElement>) => setFocusedIndex(rowIndexOf(event.target)),
+    onBlur: (event: FocusEvent<HTMLElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocusedIndex(null);
+    },
+  };
+  return { scrollRef: setScrollElement, scrollElement, rows, paddingBottom, measureRef, bodyProps };
+}
