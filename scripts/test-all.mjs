@@ -5,6 +5,11 @@
 //   2. the console is built and the e2e journeys run in Debian's Chromium.
 // It ends with a plain "N passed, N failed" line (CI reads it) and writes the same
 // figures to test-results/summary.json.
+//
+// PATCHWELL_TEST_SCOPE=database runs only what depends on the database (the server's
+// tests): CI's second pass, on PostgreSQL, repeats those and nothing that would give the
+// same answer twice (core, agent and console unit tests, and the browser journeys, which
+// the first pass ran against the same server code on the embedded database).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,6 +35,12 @@ function readJson(file) {
   }
 }
 
+const databaseOnly = process.env.PATCHWELL_TEST_SCOPE === 'database';
+if (process.env.PATCHWELL_TEST_SCOPE && !databaseOnly) {
+  console.error(`PATCHWELL_TEST_SCOPE must be "database" or unset, not "${process.env.PATCHWELL_TEST_SCOPE}"`);
+  process.exit(2);
+}
+
 let passed = 0;
 let failed = 0;
 const problems = [];
@@ -42,6 +53,7 @@ const vitestCode = run('unit and integration tests', process.execPath, [
   '--reporter=default',
   '--reporter=json',
   `--outputFile=${vitestJson}`,
+  ...(databaseOnly ? ['--project', 'server'] : []),
 ]);
 const v = readJson(vitestJson);
 if (v) {
@@ -61,7 +73,9 @@ if (v) {
 
 // 2. e2e in Chromium, against the built console served by the server.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
+if (databaseOnly) {
+  console.log('\n▷ browser journeys: not in the database-only scope (PATCHWELL_TEST_SCOPE=database)');
+} else if (!existsSync(chromium)) {
   failed += 1;
   problems.push(`Chromium not found at ${chromium}: install Debian's chromium package (apt-get install -y chromium)`);
 } else {
@@ -92,6 +106,8 @@ if (!existsSync(chromium)) {
 const seconds = Math.round((Date.now() - started) / 1000);
 writeFileSync(join(out, 'summary.json'), JSON.stringify({ passed, failed, seconds, problems }, null, 2));
 for (const p of problems) console.log(`! ${p}`);
-console.log(`\nTest suite took ${seconds} s${process.env.DATABASE_URL ? ' (PostgreSQL)' : ' (embedded PGlite)'}`);
+console.log(
+  `\nTest suite took ${seconds} s${process.env.DATABASE_URL ? ' (PostgreSQL)' : ' (embedded PGlite)'}${databaseOnly ? ', database-only scope' : ''}`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

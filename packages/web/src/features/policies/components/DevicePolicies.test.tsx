@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../api/client';
@@ -112,7 +112,8 @@ describe('device policies', () => {
     expect(within(nightly).getByText(T.noResultYet)).toBeInTheDocument();
 
     await userEvent.click(firewall);
-    expect(await screen.findByText('ERROR: ufw not found')).toBeVisible();
+    // The accordion's panel is mounted while closed; it becomes visible when its transition ends.
+    await waitFor(() => expect(screen.getByText('ERROR: ufw not found')).toBeVisible());
     expect(screen.getByText(T.evaluationExit(1))).toBeInTheDocument();
     expect(server.requests.find((r) => r.path === '/api/servers/11/policies')!.query.get('o')).toBe('1');
   });

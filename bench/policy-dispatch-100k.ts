@@ -1,0 +1,239 @@
+/**
+ * A scheduled patch_all policy over 100,000 devices, on PostgreSQL and on PGlite: the time
+ * from the instant it is due to every command queued, and what the scheduler asks of the
+ * database for it. Every device has its simulated machine's pending patches in
+ * `device_patches` (about a dozen each), so the engine plans from a real-sized inventory.
+ *
+ * The real server runs with its scheduler ticking every second; the policy is created
+ * through the API with a schedule a minute or two ahead (UTC+0000), and the bench polls the
+ * run through the API until it is queued. "Due → queued" is the run's `queued_at` minus its
+ * `scheduled_for`: it includes up to one tick of waiting, which the figures print apart.
+ * Then a "Run now" (`POST /api/policies/{id}/action`) of the same policy is timed the same way.
+ *
+ * Run: node --import tsx bench/policy-dispatch-100k.ts   (figures in bench/README.md)
+ * Env: DB=postgres,pglite  DEVICES=100000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18502
+ *      KEEP=1 keeps the data directory and the PostgreSQL database.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDb } from '../packages/server/src/db/client';
+import { seedDevices } from './devices-seed';
+import { startServer, type Running } from './server';
+import type { SimMachine } from '@patchwell/agent/simulate/inventory';
+
+const DEVICES = Number(process.env.DEVICES ?? 100_000);
+const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const DBS = (process.env.DB ?? 'postgres,pglite').split(',');
+const PORT = Number(process.env.BENCH_PORT ?? 18502);
+const TICK_MS = 1000;
+const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+
+const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
+
+function cpuSeconds(pid: number): number {
+  const stat = execFileSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' });
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+}
+
+async function session(url: string) {
+  const basic = Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString('base64');
+  const res = await fetch(`${url}/api/users/self`, { headers: { authorization: `Basic ${basic}` } });
+  const self = (await res.json()) as { orgs: { id: number }[] };
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const zoneId = self.orgs[0]!.id;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const sep = path.includes('?') ? '&' : '?';
+    const r = await fetch(`${url}${path}${sep}o=${zoneId}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await r.text();
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+  return { zoneId, call };
+}
+
+/** Writes each machine's pending patches as the inventory endpoint would, one JSON statement per 5,000 devices. */
+async function seedPatches(config: { databaseUrl?: string; pgliteDataDir: string }, machines: SimMachine[]) {
+  const handle = await openDb(config);
+  const { db } = handle;
+  let rows = 0;
+  try {
+    const ids = new Map<string, number>();
+    const found = await db.execute<{ id: number; machine_id: string }>(sql`select id, machine_id from devices`);
+    for (const r of found.rows) ids.set(r.machine_id, Number(r.id));
+    for (let i = 0; i < machines.length; i += 5000) {
+      const json = machines.slice(i, i + 5000).flatMap((m) =>
+        m.patches.map((p) => ({
+          device_id: ids.get(m.machineId)!,
+          name: p.name,
+          current_version: p.current_version,
+          version: p.version,
+          severity: p.severity,
+          cves: p.cves,
+          kb: p.kb,
+          source: p.source,
+          reboot_required: p.reboot_required,
+          published_at: p.published_at,
+        })),
+      );
+      rows += json.length;
+      await db.execute(sql`
+        insert into device_patches (device_id, name, current_version, version, severity, cves, kb, source,
+               reboot_required, published_at)
+        select device_id, name, current_version, version, severity, cves, kb, source, reboot_required, published_at
+          from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(device_id int, name text,
+               current_version text, version text, severity text, cves text[], kb text, source text,
+               reboot_required boolean, published_at timestamptz)`);
+    }
+    await db.execute(sql`vacuum analyze`);
+  } finally {
+    await handle.close();
+  }
+  return rows;
+}
+
+type DbCounters = { xacts: number; inserted: number; updated: number; blocksRead: number; blocksHit: number };
+
+/** PostgreSQL's own counters for the database (pg_stat_database); null on PGlite. */
+async function dbCounters(databaseUrl: string | undefined): Promise<DbCounters | null> {
+  if (!databaseUrl) return null;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    // Counters are collected at the end of transactions and flushed about once a second.
+    await client.query('select pg_stat_force_next_flush()').catch(() => undefined);
+    const { rows } = await client.query(
+      `select xact_commit + xact_rollback as xacts, tup_inserted as inserted, tup_updated as updated,
+              blks_read as blocks_read, blks_hit as blocks_hit
+         from pg_stat_database where datname = current_database()`,
+    );
+    const r = rows[0] as Record<string, string>;
+    return {
+      xacts: Number(r.xacts),
+      inserted: Number(r.inserted),
+      updated: Number(r.updated),
+      blocksRead: Number(r.blocks_read),
+      blocksHit: Number(r.blocks_hit),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+function delta(a: DbCounters | null, b: DbCounters | null): string {
+  if (!a || !b) return '';
+  return `; database: ${b.xacts - a.xacts} transactions, ${b.inserted - a.inserted} rows inserted, ${b.updated - a.updated} updated, ${b.blocksHit - a.blocksHit + b.blocksRead - a.blocksRead} blocks touched (${b.blocksRead - a.blocksRead} read)`;
+}
+
+type Run = { id: number; status: string; scheduled_for: string | null; create_time: string; queued_at: string | null; device_count: number; results: Record<string, number> };
+
+async function waitQueued(call: Awaited<ReturnType<typeof session>>['call'], policyId: number, runId: number | null, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const list = (await call('GET', `/api/policies/${policyId}/runs?page=0&size=5`)) as { data: Run[] };
+    const run = list.data.find((r) => (runId === null ? r.scheduled_for !== null : r.id === runId));
+    if (run?.queued_at) return run;
+    if (Date.now() > until) throw new Error(`the run was not queued within ${timeoutMs} ms: ${JSON.stringify(run)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function run(kind: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-dispatch-'));
+  const database = kind === 'postgres' ? `patchwell_dispatch_${process.pid}` : undefined;
+  if (database) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+  const databaseUrl = database ? `${PG_URL}/${database}` : undefined;
+  const env: Record<string, string> = {
+    PATCHWELL_DEMO: '0',
+    PATCHWELL_ADMIN_EMAIL: ADMIN.email,
+    PATCHWELL_ADMIN_PASSWORD: ADMIN.password,
+    POLICY_SCHEDULER_INTERVAL_MS: String(TICK_MS),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const dbConfig = { databaseUrl, pgliteDataDir: join(dataDir, 'pglite') };
+  let server: Running | undefined;
+  console.log(`\n## ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);
+  try {
+    server = await startServer({ port: PORT, dataDir, env });
+    const { zoneId } = await session(server.url);
+    await server.stop();
+    server = undefined;
+
+    const machines: SimMachine[] = [];
+    const seeded = await seedDevices(dbConfig, zoneId, { from: 0, to: DEVICES, inventoryTo: 0 }, new Date(), (m) =>
+      machines.push(m),
+    );
+    const t0 = performance.now();
+    const patchRows = await seedPatches(dbConfig, machines);
+    console.log(
+      `seeded ${seeded.devices} devices in ${seeded.seconds.toFixed(0)} s and ${patchRows} pending patches (${(patchRows / DEVICES).toFixed(1)} per device) in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${load()}`,
+    );
+    machines.length = 0;
+
+    server = await startServer({ port: PORT, dataDir, env });
+    const pid = server.child.pid!;
+    const api = await session(server.url);
+    const groups = (await api.call('GET', '/api/servergroups')) as unknown as { id: number; default: boolean }[];
+    const groupId = groups.find((g) => g.default)!.id;
+    // Due at the start of the next whole minute at least 20 s away, every day, UTC+0000.
+    const due = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    const hhmm = due.toISOString().slice(11, 16);
+    const policy = await api.call('POST', '/api/policies', {
+      name: 'Patch everything (bench)',
+      policy_type_name: 'patch',
+      server_groups: [groupId],
+      schedule_days: 254,
+      schedule_time: hhmm,
+      scheduled_timezone: 'UTC+0000',
+      use_scheduled_timezone: true,
+      configuration: { auto_patch: true, notify_user: false, auto_reboot: false, patch_rule: 'all' },
+      notes: '',
+    });
+    const policyId = Number(policy.id);
+    console.log(`policy ${policyId} due at ${due.toISOString()}; waiting; ${load()}`);
+    await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now() - 2000)));
+
+    const before = await dbCounters(databaseUrl);
+    const cpu0 = cpuSeconds(pid);
+    const scheduled = await waitQueued(api.call, policyId, null, 300_000);
+    const cpu = cpuSeconds(pid) - cpu0;
+    const after = await dbCounters(databaseUrl);
+    const dueToCreated = Date.parse(scheduled.create_time) - Date.parse(scheduled.scheduled_for!);
+    const createdToQueued = Date.parse(scheduled.queued_at!) - Date.parse(scheduled.create_time);
+    console.log(
+      `scheduled run over ${scheduled.device_count} devices: due → queued ${((dueToCreated + createdToQueued) / 1000).toFixed(1)} s (${(dueToCreated / 1000).toFixed(1)} s waiting for the tick, ${(createdToQueued / 1000).toFixed(1)} s dispatching); results ${JSON.stringify(scheduled.results)}; server CPU ${cpu.toFixed(1)} s${delta(before, after)}; ${load()}`,
+    );
+
+    const before2 = await dbCounters(databaseUrl);
+    const cpu1 = cpuSeconds(pid);
+    const t1 = performance.now();
+    const action = (await api.call('POST', `/api/policies/${policyId}/action`, { action: 'remediateAll' })) as {
+      run: Run;
+    };
+    const answered = performance.now() - t1;
+    const manual = await waitQueued(api.call, policyId, action.run.id, 300_000);
+    const after2 = await dbCounters(databaseUrl);
+    console.log(
+      `run now over ${manual.device_count} devices: answered in ${(answered / 1000).toFixed(1)} s, queued ${((Date.parse(manual.queued_at!) - Date.parse(manual.create_time)) / 1000).toFixed(1)} s after created; server CPU ${(cpuSeconds(pid) - cpu1).toFixed(1)} s${delta(before2, after2)}; ${load()}`,
+    );
+  } finally {
+    await server?.stop();
+    if (process.env.KEEP === '1') {
+      console.log(`kept ${dataDir}${database ? ` and database ${database}` : ''}`);
+    } else {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (database) execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--force', database]);
+    }
+  }
+}
+
+console.log(`# Policy dispatch over ${DEVICES} devices (${new Date().toISOString()})`);
+for (const kind of DBS) await run(kind);
