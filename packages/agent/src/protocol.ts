@@ -17,8 +17,10 @@ import type {
   InventoryPatch,
   InventorySoftware,
   InventorySystem,
+  NoticeReport,
   OsFamily as CoreOsFamily,
   PatchSeverity,
+  RebootReport,
 } from '@patchwell/core/agent/agent-protocol.schema';
 
 export type OsFamily = CoreOsFamily;
@@ -100,6 +102,10 @@ export type CommandResult = {
   started_at: string;
   finished_at: string;
   data?: Record<string, unknown>;
+  /** The notice shown before the run (a deferral is status `canceled` with `choice: 'defer'`). */
+  notice?: NoticeReport;
+  /** What was done about a reboot after the run. */
+  reboot?: RebootReport;
 };
 
 /** Byte limit of each output tail in a command result. */

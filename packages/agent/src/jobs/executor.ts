@@ -4,12 +4,14 @@
  * --allow-changes; otherwise package actions run the package manager's simulation and the
  * rest report what would have happened.
  */
+import type { NoticeReport } from '@patchwell/core/agent/agent-protocol.schema';
 import { AgentApiError, NetworkError, type AgentApi } from '../api/client.js';
 import { parseAptSimulation } from '../platform/linux.parsers.js';
 import type { PackageAction, Platform } from '../platform/platform.js';
-import { TAIL_BYTES, type AgentCommand, type CommandResult, type Inventory } from '../protocol.js';
+import { TAIL_BYTES, type AgentCommand, type CommandResult, type Inventory, type Patch } from '../protocol.js';
 import { backoffDelay } from '../run/backoff.js';
 import { collectInventory } from './inventory.js';
+import { noticeBeforeRun, rebootAfterRun, type NoticeContext } from './notices.js';
 import { runProcess, type ProcessOutcome, type ProcessRunner, type ProcessSpec } from './process.js';
 
 export type ExecutorContext = {
@@ -20,6 +22,8 @@ export type ExecutorContext = {
   /** Receives the inventory collected by a scan or after a change (the run loop keeps its hash). */
   onInventory?: (inventory: Inventory, sent: boolean) => void;
   now?: () => Date;
+  /** The latest inventory's patches (which installed ones need a reboot). */
+  knownPatches?: Patch[];
 };
 
 const DEFAULT_TIMEOUT_S = 3600;
@@ -78,6 +82,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   const startedAt = now();
   // Leave the result time to reach the server before the server's own timeout.
   const timeoutMs = Math.max(1_000, (cmd.timeout_s > 0 ? cmd.timeout_s : DEFAULT_TIMEOUT_S) * 1000 - 2_000);
+  // What a notice left of that time.
+  const timeLeftMs = () => Math.max(1_000, timeoutMs - (now().getTime() - startedAt.getTime()));
   const done = (status: CommandResult['status'], stdout: string, stderr = '', data?: Record<string, unknown>) => ({
     status,
     exit_code: status === 'success' ? 0 : null,
@@ -87,6 +93,28 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     finished_at: now().toISOString(),
     ...(data ? { data } : {}),
   });
+  const noticeCtx: NoticeContext = {
+    platform: ctx.platform,
+    allowChanges: ctx.allowChanges,
+    run,
+    ...(ctx.knownPatches ? { knownPatches: ctx.knownPatches } : {}),
+  };
+  // The user deferred: nothing runs; the server queues the command again after the deferral.
+  const deferred = (notice: NoticeReport): CommandResult => ({
+    ...done(
+      'canceled',
+      `${notice.timed_out ? 'Deferred automatically (the notice was not answered)' : 'Deferred by the user'} for ${notice.defer_h} h; nothing was run.\n`,
+    ),
+    notice,
+  });
+  // After the run: the notice's report, and the policy's reboot when the run succeeded.
+  const finish = async (result: CommandResult, notice: NoticeReport | undefined): Promise<CommandResult> => {
+    const out = notice ? { ...result, notice } : result;
+    if (result.status !== 'success') return out;
+    const remainingS = timeLeftMs() / 1000;
+    const reboot = await rebootAfterRun(cmd, noticeCtx, remainingS);
+    return reboot ? { ...out, reboot } : out;
+  };
 
   try {
     switch (cmd.type) {
@@ -111,7 +139,9 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
       case 'remove_package': {
         const simulate = !ctx.allowChanges;
         const spec = ctx.platform.packageCommand(packageAction(cmd), { simulate });
-        const out = await run(spec, { timeoutMs, maxBytes: TAIL_BYTES * 4 });
+        const notice = await noticeBeforeRun(cmd, noticeCtx);
+        if (notice?.choice === 'defer') return deferred(notice);
+        const out = await run(spec, { timeoutMs: timeLeftMs(), maxBytes: TAIL_BYTES * 4 });
         const data: Record<string, unknown> = { simulated: simulate, command: describe(spec) };
         if (spec.command === 'apt-get') data.changes = parseAptSimulation(out.stdout).slice(0, 500);
         const result = fromOutcome(out, data);
@@ -119,7 +149,7 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
           // The machine changed: the next check-in carries the new inventory.
           ctx.onInventory?.(await collectInventory(ctx.platform), false);
         }
-        return result;
+        return await finish(result, notice);
       }
       case 'run_script': {
         const language = cmd.args.language ?? 'bash';
@@ -132,10 +162,13 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
             command: describe(spec),
           });
         }
-        return fromOutcome(await run(spec, { timeoutMs, maxBytes: TAIL_BYTES }), {
+        const notice = await noticeBeforeRun(cmd, noticeCtx);
+        if (notice?.choice === 'defer') return deferred(notice);
+        const result = fromOutcome(await run(spec, { timeoutMs: timeLeftMs(), maxBytes: TAIL_BYTES }), {
           language,
           purpose: cmd.args.purpose ?? 'script',
         });
+        return await finish(result, notice);
       }
       case 'reboot': {
         // At least a minute, so the result reaches the server before the machine goes down.

@@ -6,6 +6,7 @@ import { access, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { capture, runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { DeviceStatus, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
+import { createLinuxNotifier } from '../notify/linux.js';
 import { AGENT_VERSION } from '../version.js';
 import { fallbackMachineId, ipAddrs, nics, timezone } from './common.js';
 import {
@@ -74,6 +75,7 @@ export function createLinuxPlatform(run: ProcessRunner = runProcess): Platform {
 
   return {
     family: 'linux',
+    notifier: createLinuxNotifier({ run }),
 
     async machineId() {
       return (await readText('/etc/machine-id')) || (await readText('/var/lib/dbus/machine-id')) || fallbackMachineId();

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { capture, runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { DeviceStatus, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
+import { createMacNotifier } from '../notify/mac.js';
 import { AGENT_VERSION } from '../version.js';
 import { fallbackMachineId, ipAddrs, nics, timezone } from './common.js';
 import {
@@ -55,6 +56,7 @@ export function createMacPlatform(run: ProcessRunner = runProcess): Platform {
 
   return {
     family: 'mac',
+    notifier: createMacNotifier({ run }),
 
     async machineId() {
       return (await hardware())?.uuid ?? fallbackMachineId();

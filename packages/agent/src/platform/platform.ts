@@ -3,6 +3,7 @@
  * the inventory only talk to a `Platform`, so tests swap in a fake one.
  */
 import type { ProcessSpec } from '../jobs/process.js';
+import type { Notifier } from '../notify/notifier.js';
 import type { DeviceStatus, OsFamily, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
 
 export type PackageAction =
@@ -26,6 +27,8 @@ export type Platform = {
   packageCommand(action: PackageAction, options: { simulate: boolean }): ProcessSpec;
   scriptCommand(language: 'bash' | 'powershell', script: string): ProcessSpec;
   rebootCommand(delayS: number): ProcessSpec;
+  /** Shows notices to the signed-in user (notify/); absent: the platform cannot, and says so. */
+  notifier?: Notifier;
 };
 
 /** Validates a package name or version before it reaches a command line. */

@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { capture, runProcess, type ProcessRunner, type ProcessSpec } from '../jobs/process.js';
 import type { DeviceStatus, Disk, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
+import { createWindowsNotifier } from '../notify/windows.js';
 import { AGENT_VERSION } from '../version.js';
 import { fallbackMachineId, ipAddrs, nics, timezone } from './common.js';
 import { assertSafeToken, type PackageAction, type Platform } from './platform.js';
@@ -110,6 +111,7 @@ export function createWindowsPlatform(run: ProcessRunner = runProcess): Platform
 
   return {
     family: 'windows',
+    notifier: createWindowsNotifier({ run }),
 
     async machineId() {
       return (await sys()).MachineGuid ?? fallbackMachineId();

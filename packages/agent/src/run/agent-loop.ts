@@ -111,6 +111,7 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
           api,
           allowChanges,
           ...(options.run ? { run: options.run } : {}),
+          knownPatches: inventory.patches,
           onInventory: (inv, sent) => {
             inventory = inv;
             inventoryAt = Date.now();

@@ -2,9 +2,10 @@
  * The fleet simulator: N virtual devices in one process. Each enrols with its own
  * machine_id, checks in on its (jittered) interval, sends its inventory when the hash
  * changes or the server asks, and answers commands after a realistic delay with a ~5 %
- * failure rate. Requests go through one limiter so sockets stay bounded; only a small pool
- * of devices long-polls.
+ * failure rate, and answers notices as people do (simulate/notices.ts). Requests go
+ * through one limiter so sockets stay bounded; only a small pool of devices long-polls.
  */
+import type { RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
 import { AgentApiError, createApiClient, type AgentApi } from '../api/client.js';
 import { postResult } from '../jobs/executor.js';
 import { inventoryHash } from '../jobs/inventory.js';
@@ -12,6 +13,7 @@ import type { AgentCommand, CommandResult, DeviceStatus, Inventory } from '../pr
 import { backoffDelay, jitteredInterval } from '../run/backoff.js';
 import { AGENT_VERSION } from '../version.js';
 import { generateMachine, type SimMachine } from './inventory.js';
+import { noticeBefore, rebootAfter } from './notices.js';
 import { createRng, type Rng } from './rng.js';
 
 export type FleetOptions = {
@@ -310,29 +312,40 @@ export function startFleet(options: FleetOptions) {
     const durationMs = (lo + d.rng.next() * (hi - lo)) * 1000 * timeScale;
     later(durationMs, () => {
       if (cmd.type === 'run_script' && cmd.args.purpose === 'evaluate') return evaluate(d, cmd, started);
-      const fails = d.rng.chance(failureRate);
+      const notice = noticeBefore(d.rng, d.machine, cmd);
+      const deferred = notice?.choice === 'defer';
+      const fails = !deferred && d.rng.chance(failureRate);
       let stdout = '';
       let stderr = '';
-      if (fails) {
+      let reboot: RebootReport | undefined;
+      if (deferred) {
+        stdout = `Deferred by the user for ${notice.defer_h} h; nothing was run.\n`;
+      } else if (fails) {
         stderr =
           cmd.type === 'install_all' || cmd.type === 'install_updates'
             ? 'E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242\n'
             : `${cmd.type} failed: simulated error\n`;
       } else {
         apply(d, cmd);
+        reboot = rebootAfter(d.rng, d.machine, cmd);
+        if (reboot?.outcome === 'rebooting' || reboot?.outcome === 'scheduled') {
+          apply(d, { ...cmd, type: 'reboot', args: { delay_s: reboot.delay_s ?? 60 } });
+        }
         stdout =
           cmd.type === 'scan'
             ? `Inventory: ${full(d).software.length} packages, ${full(d).patches.length} pending updates\n`
             : `${cmd.type} completed on ${d.machine.system.hostname}\n`;
       }
       const result: CommandResult = {
-        status: fails ? 'error' : 'success',
-        exit_code: fails ? 1 : 0,
+        status: deferred ? 'canceled' : fails ? 'error' : 'success',
+        exit_code: deferred ? null : fails ? 1 : 0,
         stdout_tail: stdout,
         stderr_tail: stderr,
         started_at: started.toISOString(),
         finished_at: new Date().toISOString(),
         data: { simulated_device: true },
+        ...(notice ? { notice } : {}),
+        ...(reboot ? { reboot } : {}),
       };
       if (fails) stats.failed_commands++;
       void track(

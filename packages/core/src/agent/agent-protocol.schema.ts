@@ -105,6 +105,51 @@ export const ZCheckinBody = z.object({
 });
 export type CheckinBody = z.input<typeof ZCheckinBody>;
 
+/**
+ * Deferral a notice offers: the user may postpone the run by one of `periods_h`. Absent or
+ * null, the notice only informs (the run proceeds after it).
+ */
+export const ZNoticeDeferral = z.object({
+  /** Deferral options in hours (1 to 3 distinct values, 1–24 each). */
+  periods_h: z.array(z.number().int().min(1).max(24)).min(1).max(3),
+  /** Deferrals the user has left for this run (at least 1: with none left the server sends no deferral). */
+  remaining: z.number().int().min(1).max(10),
+  /** Deferrals the policy allows in all, for the notice's text ("2 of 6 left"). */
+  max: z.number().int().min(1).max(10).optional(),
+  /** When the notice times out unanswered, defer by the longest period instead of proceeding. */
+  auto_defer: z.boolean().default(false),
+});
+export type NoticeDeferral = z.infer<typeof ZNoticeDeferral>;
+
+/** A notice the agent shows the signed-in user (where the platform allows) before acting. */
+export const ZCommandNotice = z.object({
+  /** The text, already in the device's variant (the policy's `_mac` message on macOS), plus a reboot line. */
+  message: z.string().min(1).max(500),
+  /** Minutes the notice stays up before it times out (15–480). */
+  timeout_min: z.number().int().min(1).max(480).default(15),
+  /** The deferral offered, or null for an informative notice. */
+  deferral: ZNoticeDeferral.nullable().optional(),
+});
+export type CommandNotice = z.infer<typeof ZCommandNotice>;
+
+/** Reboot behaviours after a run (as a policy's `reboot_mode`). */
+export const COMMAND_REBOOT_MODES = ['auto', 'when_needed', 'notify'] as const;
+
+/** What the agent does about a reboot after a successful `install_updates` or remediation. */
+export const ZCommandReboot = z.object({
+  /**
+   * `auto` reboots when the run changed something, `when_needed` only when the OS or an
+   * installed update needs it, `notify` never reboots and tells the user a reboot is pending.
+   */
+  mode: z.enum(COMMAND_REBOOT_MODES),
+  /**
+   * The pending-reboot notice shown before the reboot (`auto`, `when_needed`, with a
+   * deferral when the policy allows one) or instead of it (`notify`); null: none.
+   */
+  notice: ZCommandNotice.nullable().optional(),
+});
+export type CommandReboot = z.infer<typeof ZCommandReboot>;
+
 /** Arguments of a command (which apply depends on its type). */
 export const ZAgentCommandArgs = z.object({
   /** Updates to install (`install_updates`): package names or KB ids. */
@@ -128,6 +173,13 @@ export const ZAgentCommandArgs = z.object({
   purpose: z.enum(['evaluate', 'remediate', 'script']).optional(),
   /** Delay before a reboot, in seconds. */
   delay_s: z.number().int().min(0).max(86_400).optional(),
+  /**
+   * Notice shown before an `install_updates` or a remediation `run_script` (the policy's
+   * `notify_user` and `notify_reboot_user`); the user may defer the run when it offers a deferral.
+   */
+  notice: ZCommandNotice.nullable().optional(),
+  /** Reboot behaviour after a successful `install_updates` or remediation. */
+  reboot: ZCommandReboot.nullable().optional(),
 });
 export type AgentCommandArgs = z.infer<typeof ZAgentCommandArgs>;
 
@@ -275,6 +327,48 @@ export type InventoryBody = z.input<typeof ZInventoryBody>;
 /** The inventory as the server holds it after validation (defaults applied). */
 export type ParsedInventory = z.output<typeof ZInventoryBody>;
 
+/** How a notice went: shown or not (and why), and what the user chose. */
+export const ZNoticeReport = z.object({
+  /** Whether the notice reached the signed-in user. */
+  shown: z.boolean(),
+  /**
+   * Why it was not shown (e.g. 'no signed-in user'), or, when shown, why the user could not
+   * choose (e.g. Windows' msg.exe from the SYSTEM account offers no buttons).
+   */
+  reason: z.string().max(500).optional(),
+  /** The user's answer, or what a timeout led to; absent when not shown. */
+  choice: z.enum(['proceed', 'defer']).optional(),
+  /** Hours deferred, with `choice: 'defer'`. */
+  defer_h: z.number().int().min(1).max(24).optional(),
+  /** The notice timed out unanswered (the choice is then the policy's auto-deferral or proceed). */
+  timed_out: z.boolean().optional(),
+});
+export type NoticeReport = z.infer<typeof ZNoticeReport>;
+
+/** What the agent did about a reboot after the run. */
+export const ZRebootReport = z.object({
+  /**
+   * `rebooting`: a restart was started (after `delay_s`); `scheduled`: the user deferred it,
+   * it happens in `delay_s`; `notified`: the user was told a restart is pending (no restart);
+   * `none`: no restart was needed or wanted.
+   */
+  outcome: z.enum(['rebooting', 'scheduled', 'notified', 'none']),
+  /** Seconds until the restart (`rebooting`, `scheduled`). */
+  delay_s: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400 * 2)
+    .optional(),
+  /** The agent runs without --allow-changes: it reports what it would have done and did not restart. */
+  simulated: z.boolean().optional(),
+  /** Why, in words (e.g. 'an installed update needs a restart'). */
+  reason: z.string().max(500).optional(),
+  /** The pending-reboot notice, when one was due. */
+  notice: ZNoticeReport.optional(),
+});
+export type RebootReport = z.infer<typeof ZRebootReport>;
+
 /** `POST /api/agent/v1/commands/{commandId}/result`: the outcome of a command (idempotent). */
 export const ZCommandResultBody = z.object({
   /** Final status. */
@@ -291,6 +385,14 @@ export const ZCommandResultBody = z.object({
   finished_at: z.string().max(50).nullable().optional(),
   /** Optional structured result (e.g. a scan's summary). */
   data: z.unknown().optional(),
+  /**
+   * The notice shown before the run (when the command carried one). A deferral is reported
+   * as status `canceled` with `choice: 'defer'`: nothing ran, and the server queues it again
+   * after `defer_h`.
+   */
+  notice: ZNoticeReport.optional(),
+  /** What happened about a reboot after the run (when the command carried `reboot`). */
+  reboot: ZRebootReport.optional(),
 });
 export type CommandResultBody = z.infer<typeof ZCommandResultBody>;
 

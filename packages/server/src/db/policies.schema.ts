@@ -189,6 +189,10 @@ export const policyDeviceResults = pgTable(
     createdAt: createdAt(),
     queuedAt: tstz('queued_at'),
     finishedAt: tstz('finished_at'),
+    /** The user deferred the run: it waits (pending, no command) until then, and is queued at the next check-in after. */
+    deferredUntil: tstz('deferred_until'),
+    /** Deferrals the user has used on this device for this run (carried over from a superseded one). */
+    deferralsUsed: integer('deferrals_used').notNull().default(0),
   },
   (t) => [
     uniqueIndex('policy_device_results_run_device_unique').on(t.runId, t.deviceId),

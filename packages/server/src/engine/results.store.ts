@@ -282,9 +282,10 @@ export async function refreshOpenRuns(db: Exec, now: Date): Promise<number> {
 
 /**
  * Locks up to `limit` results waiting for a device that has checked in since the run was
- * created (the device was offline then): the caller queues their commands now.
+ * created (the device was offline then), or since the deferral the user chose ended: the
+ * caller queues their commands now.
  */
-export async function lockCatchUps(tx: Tx, limit: number): Promise<ResultRow[]> {
+export async function lockCatchUps(tx: Tx, limit: number, now: Date): Promise<ResultRow[]> {
   return tx
     .select({ result: policyDeviceResults })
     .from(policyDeviceResults)
@@ -295,6 +296,9 @@ export async function lockCatchUps(tx: Tx, limit: number): Promise<ResultRow[]> 
         isNull(policyDeviceResults.commandId),
         isNull(devices.removedAt),
         sql`${devices.lastSeenAt} > ${policyDeviceResults.createdAt}`,
+        // A run the user deferred waits for its time, then for a check-in after it.
+        sql`(${policyDeviceResults.deferredUntil} is null or (${policyDeviceResults.deferredUntil} <= ${now.toISOString()}::timestamptz
+              and ${devices.lastSeenAt} >= ${policyDeviceResults.deferredUntil}))`,
       ),
     )
     .orderBy(asc(policyDeviceResults.id))

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { CommandResultBody } from '@patchwell/core/agent/agent-protocol.schema';
+import type { AgentCommandArgs, CommandResultBody, NoticeReport } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
@@ -20,6 +20,8 @@ import {
   type NewCommand,
 } from './results.store';
 import { commandTiming } from './commands';
+import { deferralOf, outcomeMessage } from './notices';
+import { appendResultMessage, deferResult, findResult } from './notices.store';
 import { customPolicyScripts, targetsDevice } from './targets';
 
 /**
@@ -92,6 +94,14 @@ export async function onPolicyCommandResult(
     const link = await findCommandLink(db, commandId);
     if (!link) return 0;
     if (link.policy_result_id !== null) {
+      // The user deferred the run: it waits (pending) and is queued again once the deferral ends.
+      if (result.notice?.choice === 'defer') {
+        const deferred = await deferPolicyResult(db, link.policy_result_id, commandId, result.notice, now);
+        if (deferred) {
+          await upsertStandings(db, standingsOf([deferred]), now);
+          return 0;
+        }
+      }
       const row = await finishResult(db, link.policy_result_id, {
         status: result.status,
         exitCode: result.exit_code ?? null,
@@ -100,6 +110,8 @@ export async function onPolicyCommandResult(
         finishedAt: now,
       });
       if (row) await upsertStandings(db, standingsOf([row]), now);
+      const said = row && outcomeMessage(result);
+      if (said) await appendResultMessage(db, row.id, said);
       // As the family does, a worklet is evaluated again after its remediation ran.
       if (row && link.type === 'run_script' && result.status === 'success') {
         return await queueEvaluations(db, link.organization_id, deviceId, now, row.policyId);
@@ -124,6 +136,16 @@ export async function onPolicyCommandResult(
     // Deliberately quiet: the agent's result is already stored, and syncResults copies it later.
     return 0;
   }
+}
+
+/** Records a deferral on the result (see notices.ts `deferralOf`); undefined when none applies. */
+async function deferPolicyResult(db: Db, resultId: number, commandId: number, notice: NoticeReport, now: Date) {
+  const current = await findResult(db, resultId);
+  // Only the answer to the command the result is waiting for counts.
+  if (!current || current.commandId !== commandId) return undefined;
+  if (current.status !== 'pending' && current.status !== 'in_progress') return undefined;
+  const deferral = deferralOf(current.args as AgentCommandArgs, notice, now);
+  return deferral ? deferResult(db, resultId, deferral) : undefined;
 }
 
 /**
@@ -205,7 +227,7 @@ export async function queueCatchUps(
   for (;;) {
     const now = ctx.clock.now();
     const woken = await ctx.db.transaction(async (tx) => {
-      const rows = (await lockCatchUps(tx, CATCH_UP_BATCH)).filter((r) => r.commandType);
+      const rows = (await lockCatchUps(tx, CATCH_UP_BATCH, now)).filter((r) => r.commandType);
       const ids = await allocateIds(tx, rows.length);
       const commands: NewCommand[] = rows.map((r, i) => ({
         id: ids[i]!.commandId,

@@ -1,0 +1,2 @@
+ALTER TABLE "policy_device_results" ADD COLUMN "deferred_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "policy_device_results" ADD COLUMN "deferrals_used" integer DEFAULT 0 NOT NULL;

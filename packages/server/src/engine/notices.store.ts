@@ -1,0 +1,75 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { policyDeviceResults } from '../db/policies.schema';
+import { chunks, type ResultRow, type Tx } from './engine.store';
+
+/** SQL of deferred results (engine/notices.ts): the user postponed a run on their device. */
+
+type Exec = Db | Tx;
+
+/** One result, whatever its state. */
+export async function findResult(db: Exec, resultId: number): Promise<ResultRow | undefined> {
+  const [row] = await db.select().from(policyDeviceResults).where(eq(policyDeviceResults.id, resultId)).limit(1);
+  return row;
+}
+
+/**
+ * Puts an open result back to `pending` without a command until `deferredUntil` (the user
+ * deferred the run); the catch-up queues it with `args` then. Returns it when it was open.
+ */
+export async function deferResult(
+  db: Exec,
+  resultId: number,
+  deferral: { args: Record<string, unknown>; deferredUntil: Date; deferralsUsed: number; message: string },
+): Promise<ResultRow | undefined> {
+  const [row] = await db
+    .update(policyDeviceResults)
+    .set({
+      status: 'pending',
+      commandId: null,
+      queuedAt: null,
+      args: deferral.args,
+      deferredUntil: deferral.deferredUntil,
+      deferralsUsed: deferral.deferralsUsed,
+      message: deferral.message,
+    })
+    .where(and(eq(policyDeviceResults.id, resultId), inArray(policyDeviceResults.status, ['pending', 'in_progress'])))
+    .returning();
+  return row;
+}
+
+/** Appends a sentence to a result's message (what the notice and the reboot came to). */
+export async function appendResultMessage(db: Exec, resultId: number, text: string) {
+  await db
+    .update(policyDeviceResults)
+    .set({
+      message: sql`case when ${policyDeviceResults.message} is null then ${text}
+                        else ${policyDeviceResults.message} || ' ' || ${text} end`,
+    })
+    .where(eq(policyDeviceResults.id, resultId));
+}
+
+/**
+ * Deferrals each device already used on a still-waiting result of the policy, which the
+ * next run supersedes: the new run carries the count on.
+ */
+export async function findDeferralsUsed(db: Exec, policyId: number, deviceIds: number[]): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  for (const chunk of chunks(deviceIds, 5000)) {
+    const rows = await db
+      .select({ deviceId: policyDeviceResults.deviceId, used: sql<number>`max(${policyDeviceResults.deferralsUsed})` })
+      .from(policyDeviceResults)
+      .where(
+        and(
+          eq(policyDeviceResults.policyId, policyId),
+          sql`${policyDeviceResults.deviceId} = any(${sql.param(chunk)}::int[])`,
+          eq(policyDeviceResults.status, 'pending'),
+          isNull(policyDeviceResults.commandId),
+          sql`${policyDeviceResults.deferralsUsed} > 0`,
+        ),
+      )
+      .groupBy(policyDeviceResults.deviceId);
+    for (const r of rows) used.set(r.deviceId, Number(r.used));
+  }
+  return used;
+}
