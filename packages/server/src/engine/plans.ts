@@ -5,13 +5,13 @@ import { approvalKey } from '@patchwell/core/policies/patch-selection';
 import { devicePolicyStatus, policyApprovals, type ResultStatus, type RunTrigger } from '../db/policies.schema';
 import {
   chunks,
-  findPatchesOf,
+  findPatchesByDevice,
   findSoftwareNamed,
   type CandidateDevice,
   type PolicyRow,
-  type StoredPatch,
   type Tx,
 } from './engine.store';
+import { addNotices } from './notices';
 import { customPolicyScripts, needsSoftware, requiredSoftwareOf, selectPatchesFor } from './targets';
 
 /**
@@ -52,16 +52,10 @@ export type ApprovalNeed = {
 
 /** Patch policies: `install_updates` with the names the policy selects; manual approval installs only approved ones. */
 async function planPatch(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[], now: Date) {
-  const patches = await findPatchesOf(
+  const byDevice = await findPatchesByDevice(
     tx,
     targeted.map((d) => d.id),
   );
-  const byDevice = new Map<number, StoredPatch[]>();
-  for (const p of patches) {
-    const list = byDevice.get(p.deviceId) ?? [];
-    list.push(p);
-    byDevice.set(p.deviceId, list);
-  }
   const isManual = policy.configuration.patch_rule === 'manual';
   const decided = new Map<string, 'approved' | 'rejected' | 'pending'>();
   if (isManual) {
@@ -191,12 +185,18 @@ export async function planRun(
   now: Date,
 ): Promise<{ plans: DevicePlan[]; approvals: ApprovalNeed[] }> {
   switch (policy.type) {
-    case 'patch':
-      return planPatch(tx, policy, targeted, now);
+    case 'patch': {
+      const planned = await planPatch(tx, policy, targeted, now);
+      await addNotices(tx, policy, planned.plans);
+      return planned;
+    }
     case 'required_software':
       return { plans: await planRequiredSoftware(tx, policy, targeted), approvals: [] };
-    case 'custom':
-      return { plans: await planCustom(tx, policy, targeted, trigger), approvals: [] };
+    case 'custom': {
+      const plans = await planCustom(tx, policy, targeted, trigger);
+      await addNotices(tx, policy, plans);
+      return { plans, approvals: [] };
+    }
     default:
       return { plans: [], approvals: [] };
   }

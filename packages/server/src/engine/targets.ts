@@ -1,4 +1,4 @@
-import type { OsFamily, PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
+import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { DeviceFilter } from '@patchwell/core/policies/device-filters.schema';
 import { deviceFiltersMatch, isTargeted, type TargetableDevice } from '@patchwell/core/policies/device-targeting';
 import { needsRequiredSoftware, selectPatches } from '@patchwell/core/policies/patch-selection';
@@ -61,13 +61,7 @@ export function selectPatchesFor(
   now: Date,
   approved?: ReadonlySet<string>,
 ): StoredPatch[] {
-  const selectable = patches.map((p) => ({
-    ...p,
-    severity: p.severity as PatchSeverity,
-    current_version: p.currentVersion,
-    published_at: p.publishedAt?.toISOString() ?? null,
-  }));
-  return selectPatches(policy.configuration as PatchConfiguration, selectable, {
+  return selectPatches(policy.configuration as PatchConfiguration, patches, {
     osFamily: device.osFamily as OsFamily,
     approved,
     now,
