@@ -2,41 +2,15 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectShell, signIn } from './helpers';
+import { api, moveToGroup, newGroup, standingOf, type DeviceRow } from './fleet-helpers';
 
 // Policies against the demo's simulated fleet and the real agent on this machine, through the
 // server `npm start` runs: created in the console, run now, results and compliance observed.
 
 const repoRoot = path.resolve(process.cwd(), '..');
 const agentBin = path.join(repoRoot, 'packages/agent/bin/patchwell-agent.mjs');
-
-type DeviceRow = { id: number; hostname: string; pending_patches: number; connected: boolean };
-type Standing = { policy_id: number; compliance: string; result: { status: string } | null };
-
-async function api<T>(page: Page, url: string): Promise<T> {
-  const res = await page.request.get(url);
-  expect(res.status(), url).toBe(200);
-  return (await res.json()) as T;
-}
-
-async function newGroup(page: Page, o: number, name: string): Promise<number> {
-  const res = await page.request.post(`/api/servergroups?o=${o}`, { data: { name } });
-  expect(res.status()).toBeLessThan(300);
-  return ((await res.json()) as { id: number }).id;
-}
-
-async function moveToGroup(page: Page, o: number, ids: number[], groupId: number) {
-  const res = await page.request.post(`/api/servers/batch?o=${o}`, {
-    data: { action: 'group', ids, server_group_id: groupId },
-  });
-  expect(res.status()).toBe(200);
-}
-
-const standingOf = async (page: Page, o: number, deviceId: number, policyId: number) =>
-  (await api<{ data: Standing[] }>(page, `/api/servers/${deviceId}/policies?o=${o}`)).data.find(
-    (s) => s.policy_id === policyId,
-  );
 
 test.describe('policies', () => {
   test('a patch policy created in the console runs now on simulated devices; results arrive and compliance changes', async ({
