@@ -14,6 +14,7 @@
  *
  * Run: node --import tsx bench/policy-dispatch-100k.ts   (figures in bench/README.md)
  * Env: DB=postgres,pglite  DEVICES=100000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18502
+ *      PG_LOG_MS=<ms> has PostgreSQL log the bench's statements slower than that (its server log).
  *      KEEP=1 keeps the data directory and the PostgreSQL database; PROFILE=<dir> writes the server's CPU profile.
  */
 import { execFileSync } from 'node:child_process';
@@ -171,7 +172,22 @@ async function waitQueued(
 async function run(kind: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-dispatch-'));
   const database = kind === 'postgres' ? `patchwell_dispatch_${process.pid}` : undefined;
-  if (database) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+  if (database) {
+    execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+    // PG_LOG_MS=<ms>: PostgreSQL logs the bench database's statements slower than that.
+    if (process.env.PG_LOG_MS) {
+      execFileSync('psql', [
+        '-h',
+        '127.0.0.1',
+        '-U',
+        'postgres',
+        '-d',
+        database,
+        '-qc',
+        `alter database ${database} set log_min_duration_statement = ${Number(process.env.PG_LOG_MS)}`,
+      ]);
+    }
+  }
   const databaseUrl = database ? `${PG_URL}/${database}` : undefined;
   const env: Record<string, string> = {
     PATCHWELL_DEMO: '0',

@@ -8,6 +8,7 @@ import type {
   ParsedInventory,
 } from '@patchwell/core/agent/agent-protocol.schema';
 import type { AppContext } from '../context';
+import { queueEvaluations } from '../engine/results';
 import { AppError } from '../http/errors';
 import { hashAccessKey } from '../modules/zones/access-key';
 import { findZoneByAccessKeyHash } from '../modules/zones/zones.store';
@@ -170,10 +171,18 @@ export async function checkin(
   };
 }
 
-/** Replaces the device's inventory (nothing is written when its hash is unchanged). */
+/**
+ * Replaces the device's inventory (nothing is written when its hash is unchanged). A new
+ * inventory means the agent scanned and found the machine changed, so, as after a scan the
+ * console asked for, the zone's worklet policies evaluate it again.
+ */
 export async function putInventory(ctx: Ctx, device: DeviceIdentity, body: ParsedInventory): Promise<void> {
-  await replaceInventory(ctx.db, device.id, body, ctx.clock.now());
+  const now = ctx.clock.now();
+  const changed = await replaceInventory(ctx.db, device.id, body, now);
   ctx.agents.tokens.update(device.id, { inventoryHash: body.hash });
+  if (!changed) return;
+  const queued = await queueEvaluations(ctx.db, device.organizationId, device.id, now);
+  if (queued > 0) await ctx.agents.wake([device.id]);
 }
 
 /** Records a command's result once; another device's command answers 404. */

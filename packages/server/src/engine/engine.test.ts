@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepOverdueCommands } from '../agent-api/commands-sweep';
 import { startTestApp, type TestApp } from '../test/app';
-import { afterLastSeenFlush, checkinAs, type EnrolledDevice } from '../test/agents';
+import { afterLastSeenFlush, agentCall, checkinAs, inventoryBody, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
 import {
   buildPolicyZone,
@@ -35,14 +35,13 @@ const INVENTORY = [
   patch('tzdata', 'none', { cves: [] }),
 ];
 
+const ALPHA_SOFTWARE = [{ name: 'bash', version: '5.2', source: 'dpkg', arch: 'amd64' }];
+
 beforeAll(async () => {
   // Ticks happen when the test says: test apps run with POLICY_SCHEDULER_INTERVAL_MS=0.
   t = await startTestApp();
   z = await buildPolicyZone(t);
-  alpha = await inventoriedDevice(t, z, 'alpha', {
-    patches: INVENTORY,
-    software: [{ name: 'bash', version: '5.2', source: 'dpkg', arch: 'amd64' }],
-  });
+  alpha = await inventoriedDevice(t, z, 'alpha', { patches: INVENTORY, software: ALPHA_SOFTWARE });
   bravo = await inventoriedDevice(t, z, 'bravo', {
     patches: [],
     software: [{ name: 'nginx', version: '1.24', source: 'dpkg', arch: 'amd64' }],
@@ -234,6 +233,34 @@ describe('required software and worklets', () => {
       compliance: 'needs_attention',
       evaluation_exit_code: 1,
     });
+  });
+  it('evaluates worklets again when the agent reports a changed inventory, not twice while one is open', async () => {
+    const reinventory = async (patches: ReturnType<typeof patch>[]) => {
+      const body = inventoryBody({ hostname: 'alpha', patches, software: ALPHA_SOFTWARE });
+      body.system.timezone = 'UTC';
+      expect((await agentCall(t, alpha.token, 'PUT', '/inventory', body)).status).toBe(204);
+    };
+    const evaluations = async () => (await commandsOf(t, alpha)).filter((c) => c.args.purpose === 'evaluate');
+
+    await reinventory([patch('zlib', 'high')]);
+    const first = await evaluations();
+    expect(first.length).toBeGreaterThan(0);
+    expect(first[0]).toMatchObject({ type: 'run_script', args: { script: 'test -f /etc/hardened' } });
+
+    // Another change while those evaluations are out queues none more.
+    await reinventory([patch('zlib', 'high'), patch('bash', 'low')]);
+    expect(await evaluations()).toEqual([]);
+
+    // Answered, the next change evaluates again.
+    for (const c of first) await postResult(t, alpha, c.id, { status: 'success', exit_code: 0 });
+    await reinventory([patch('bash', 'low')]);
+    const second = await evaluations();
+    expect(second.length).toBe(first.length);
+
+    // The later tests see alpha as it was.
+    for (const c of second) await postResult(t, alpha, c.id, { status: 'success', exit_code: 0 });
+    await reinventory(INVENTORY);
+    for (const c of await evaluations()) await postResult(t, alpha, c.id, { status: 'success', exit_code: 0 });
   });
 });
 

@@ -2,7 +2,13 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import type { Db } from '../db/client';
-import { devicePolicyStatus, policyDeviceResults, policyRuns, type ResultStatus } from '../db/policies.schema';
+import {
+  devicePolicyStatus,
+  policyDeviceResults,
+  policyEvaluations,
+  policyRuns,
+  type ResultStatus,
+} from '../db/policies.schema';
 import { queryRows } from '../db/raw';
 import { deviceCommands, devices } from '../db/schema';
 import { chunks, type ResultRow, type Tx } from './engine.store';
@@ -349,4 +355,14 @@ export async function expireCatchUps(db: Exec, now: Date, maxAgeMs: number): Pro
         returning r.id`,
   );
   return rows.length;
+}
+
+/** Policies with an evaluation of the device not answered yet (its command pending or in progress). */
+export async function findOpenEvaluations(db: Exec, deviceId: number): Promise<Set<number>> {
+  const rows = await db
+    .select({ policyId: policyEvaluations.policyId })
+    .from(policyEvaluations)
+    .innerJoin(deviceCommands, eq(deviceCommands.id, policyEvaluations.commandId))
+    .where(and(eq(policyEvaluations.deviceId, deviceId), inArray(deviceCommands.status, ['pending', 'in_progress'])));
+  return new Set(rows.map((r) => r.policyId));
 }

@@ -9,6 +9,7 @@ import { findCandidateDevices, type ResultRow } from './engine.store';
 import {
   allocateIds,
   expireCatchUps,
+  findOpenEvaluations,
   findCommandLink,
   finishResult,
   insertCommandRows,
@@ -176,7 +177,11 @@ export async function queueEvaluations(
   if (!device) return 0;
   const commands: NewCommand[] = [];
   const links: { commandId: number; policyId: number }[] = [];
-  const wanted = custom.filter((p) => targetsDevice(p, device) && customPolicyScripts(p, device).evaluation);
+  // An evaluation still waiting for the device (or running) answers for this change too.
+  const open = await findOpenEvaluations(db, deviceId);
+  const wanted = custom.filter(
+    (p) => !open.has(p.id) && targetsDevice(p, device) && customPolicyScripts(p, device).evaluation,
+  );
   const ids = await allocateIds(db, wanted.length);
   wanted.forEach((policy, i) => {
     const scripts = customPolicyScripts(policy, device);
