@@ -4,7 +4,12 @@ import { defineConfig } from 'drizzle-kit';
 // difference between the schema files and the last snapshot. No database is needed.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/db/schema.ts', './src/db/policies.schema.ts', './src/db/host-imports.schema.ts'],
+  schema: [
+    './src/db/schema.ts',
+    './src/db/policies.schema.ts',
+    './src/db/host-imports.schema.ts',
+    './src/db/installers.schema.ts',
+  ],
   out: './drizzle',
   // Timestamped file names (STYLE.md): two branches adding a migration do not collide on 0001.
   migrations: { prefix: 'timestamp' },

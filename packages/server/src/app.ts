@@ -7,6 +7,7 @@ import { QUERY_PARSER } from '@patchwell/core/constants';
 import { createAgentRuntime } from './agent-api/agent-runtime';
 import { agentDownloadRoutes } from './agent-api/agent-download.routes';
 import { agentRoutes } from './agent-api/agent.routes';
+import { installerDownloadRoutes } from './agent-api/installer-download.routes';
 import type { AppContext } from './context';
 import { registerAccess } from './http/access';
 import { registerAuthzCheck } from './http/authz';
@@ -32,6 +33,7 @@ import { groupsRoutes } from './modules/devices/groups.routes';
 import { hostImportsRoutes } from './modules/devices/host-imports.routes';
 import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
+import { installersRoutes } from './modules/installers/installers.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,12 +123,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onClose', async () => agents.close());
   await agentRoutes(app, ctx, agents);
   await agentDownloadRoutes(app);
+  await installerDownloadRoutes(app, ctx, agents);
   await devicesRoutes(app, ctx, agents);
   await globalDevicesRoutes(app, ctx);
   await hostImportsRoutes(app, ctx);
   await groupsRoutes(app, ctx, agents);
   await softwareRoutes(app, ctx);
   await policiesModule(app, ctx, agents);
+  await installersRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

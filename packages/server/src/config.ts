@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ZPassword } from '@patchwell/core/auth/password';
 import { ZEmail } from '@patchwell/core/auth/signup.schema';
+import { INSTALLER_MAX_BYTES } from '@patchwell/core/policies/policy-configuration.schema';
 
 /**
  * Server configuration, read once from environment variables at start-up and validated
@@ -114,6 +115,19 @@ const ZEnv = z
       .int('BODY_LIMIT_BYTES must be a whole number of bytes (at least 1024).')
       .min(1024, 'BODY_LIMIT_BYTES must be a whole number of bytes (at least 1024).')
       .default(1024 * 1024),
+    /**
+     * Largest installer a required-software policy may upload, in bytes: 1 to 536870912
+     * (512 MiB, the default and the most the policies' schema accepts). Larger uploads get 413.
+     */
+    INSTALLER_MAX_BYTES: z.coerce
+      .number({ error: `INSTALLER_MAX_BYTES must be a whole number of bytes between 1 and ${INSTALLER_MAX_BYTES}.` })
+      .int(`INSTALLER_MAX_BYTES must be a whole number of bytes between 1 and ${INSTALLER_MAX_BYTES}.`)
+      .min(1, `INSTALLER_MAX_BYTES must be a whole number of bytes between 1 and ${INSTALLER_MAX_BYTES}.`)
+      .max(
+        INSTALLER_MAX_BYTES,
+        `INSTALLER_MAX_BYTES must be a whole number of bytes between 1 and ${INSTALLER_MAX_BYTES}.`,
+      )
+      .default(INSTALLER_MAX_BYTES),
     /**
      * Whether to believe `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy, which
      * decides the client address used by sign-in and sign-up rate limits. Default off (`0`). `1` trusts
@@ -230,6 +244,8 @@ export type Config = {
   supportUrl: string;
   signupEnabled: boolean;
   bodyLimitBytes: number;
+  /** Largest uploaded installer (INSTALLER_MAX_BYTES); stored under `dataDir/installers`. */
+  installerMaxBytes: number;
   trustProxy: boolean | number | string[];
   environment: string;
   /** SMTP relay URL (may hold a password: never log it); undefined keeps mail in the outbox. */
@@ -289,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportUrl: e.PATCHWELL_SUPPORT_URL ?? `${e.PATCHWELL_HELP_BASE_URL}/support`,
     signupEnabled: e.PATCHWELL_SIGNUP,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    installerMaxBytes: e.INSTALLER_MAX_BYTES,
     trustProxy: e.TRUST_PROXY,
     environment: e.NODE_ENV,
     smtpUrl: e.SMTP_URL,

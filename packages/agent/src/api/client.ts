@@ -40,6 +40,20 @@ export type AgentApi = {
   checkin(body: CheckinRequest, signal?: AbortSignal): Promise<CheckinResponse>;
   putInventory(body: Inventory): Promise<void>;
   postResult(commandId: number, body: CommandResult): Promise<void>;
+  /**
+   * Starts the download of a policy's installer (`GET /installers/{id}`): the body as a
+   * stream, with the length and SHA-256 the server announces. `signal` bounds the whole
+   * transfer; the client's own timeout only bounds waiting for the answer's headers.
+   */
+  downloadInstaller(id: string, signal?: AbortSignal): Promise<InstallerDownload>;
+};
+
+export type InstallerDownload = {
+  body: ReadableStream<Uint8Array>;
+  /** Content-Length, when sent. */
+  sizeBytes: number | null;
+  /** X-Checksum-SHA256, when sent. */
+  sha256: string | null;
 };
 
 export type ApiClientOptions = {
@@ -48,6 +62,21 @@ export type ApiClientOptions = {
   timeoutMs?: number;
   fetch?: typeof fetch;
 };
+
+/** The error of a failed answer: 5xx and 429 count as unreachable (gateways, overload). */
+function failure(method: string, path: string, res: Response, text: string): Error {
+  let code: string | null = null;
+  let message = `${res.status} ${res.statusText}`;
+  try {
+    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof parsed.code === 'string') code = parsed.code;
+    if (typeof parsed.message === 'string') message = `${res.status} ${parsed.message}`;
+  } catch {
+    // Not JSON (a proxy's error page): keep the status line.
+  }
+  if (res.status >= 500 || res.status === 429) return new NetworkError(`${method} ${path}: ${message}`);
+  return new AgentApiError(res.status, code, message);
+}
 
 export function createApiClient(server: string, options: ApiClientOptions = {}): AgentApi {
   const base = server.replace(/\/+$/, '');
@@ -72,21 +101,28 @@ export function createApiClient(server: string, options: ApiClientOptions = {}):
       throw new NetworkError(`${method} ${path}: ${(err as Error).message}`, { cause: err });
     }
     const text = await res.text().catch(() => '');
-    if (!res.ok) {
-      let code: string | null = null;
-      let message = `${res.status} ${res.statusText}`;
-      try {
-        const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
-        if (typeof parsed.code === 'string') code = parsed.code;
-        if (typeof parsed.message === 'string') message = `${res.status} ${parsed.message}`;
-      } catch {
-        // Not JSON (a proxy's error page): keep the status line.
-      }
-      // Gateways and overload answer 5xx/429: treat them like an unreachable server.
-      if (res.status >= 500 || res.status === 429) throw new NetworkError(`${method} ${path}: ${message}`);
-      throw new AgentApiError(res.status, code, message);
-    }
+    if (!res.ok) throw failure(method, path, res, text);
     return text ? (JSON.parse(text) as T) : undefined;
+  }
+
+  async function download(path: string, signal: AbortSignal | undefined): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/octet-stream' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const waiting = new AbortController();
+    const timer = setTimeout(() => waiting.abort(new Error('no answer in time')), timeoutMs);
+    let res: Response;
+    try {
+      res = await doFetch(`${base}/api/agent/v1${path}`, {
+        headers,
+        signal: signal ? AbortSignal.any([waiting.signal, signal]) : waiting.signal,
+      });
+    } catch (err) {
+      throw new NetworkError(`GET ${path}: ${(err as Error).message}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok || !res.body) throw failure('GET', path, res, await res.text().catch(() => ''));
+    return res;
   }
 
   return {
@@ -105,6 +141,15 @@ export function createApiClient(server: string, options: ApiClientOptions = {}):
     },
     async postResult(commandId, body) {
       await call('POST', `/commands/${encodeURIComponent(String(commandId))}/result`, body);
+    },
+    async downloadInstaller(id, signal) {
+      const res = await download(`/installers/${encodeURIComponent(id)}`, signal);
+      const length = Number(res.headers.get('content-length'));
+      return {
+        body: res.body!,
+        sizeBytes: res.headers.has('content-length') && Number.isSafeInteger(length) ? length : null,
+        sha256: res.headers.get('x-checksum-sha256')?.toLowerCase() ?? null,
+      };
     },
   };
 }

@@ -20,6 +20,7 @@ const api: AgentApi = {
   checkin: vi.fn(),
   putInventory: vi.fn(async () => {}),
   postResult: vi.fn(async () => {}),
+  downloadInstaller: vi.fn(),
 };
 
 const deferral = { periods_h: [1, 4, 8], remaining: 3, max: 6, auto_defer: false };

@@ -13,6 +13,7 @@ function fakeApi(overrides: Partial<AgentApi> = {}): AgentApi {
     checkin: vi.fn(),
     putInventory: vi.fn(async () => {}),
     postResult: vi.fn(async () => {}),
+    downloadInstaller: vi.fn(),
     ...overrides,
   };
 }

@@ -11,6 +11,14 @@ import type { PackageAction, Platform } from '../platform/platform.js';
 import { TAIL_BYTES, type AgentCommand, type CommandResult, type Inventory, type Patch } from '../protocol.js';
 import { backoffDelay } from '../run/backoff.js';
 import { collectInventory } from './inventory.js';
+import {
+  downloadInstaller,
+  InstallerMismatchError,
+  installerJobOf,
+  installerSpec,
+  removeDownload,
+  type InstallerJob,
+} from './installer.js';
 import { noticeBeforeRun, rebootAfterRun, type NoticeContext } from './notices.js';
 import { runProcess, type ProcessOutcome, type ProcessRunner, type ProcessSpec } from './process.js';
 
@@ -116,6 +124,37 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     return reboot ? { ...out, reboot } : out;
   };
 
+  // An uploaded installer: downloaded, checked, run by the install command, removed.
+  const runInstaller = async (job: InstallerJob): Promise<CommandResult> => {
+    const data = { installer: job.installer.id, simulated: !ctx.allowChanges };
+    if (!ctx.allowChanges) {
+      const spec = installerSpec(ctx.platform, job, `<${job.installer.name}>`);
+      return done(
+        'success',
+        `Simulated: would download ${job.installer.name} (${job.installer.size_bytes} bytes) and run with INSTALLER set to it: ${describe(spec)}\n${job.command}\n`,
+        '',
+        data,
+      );
+    }
+    const notice = await noticeBeforeRun(cmd, noticeCtx);
+    if (notice?.choice === 'defer') return deferred(notice);
+    let download;
+    try {
+      download = await downloadInstaller(ctx.api, job.installer, { signal: AbortSignal.timeout(timeLeftMs()) });
+    } catch (err) {
+      if (!(err instanceof InstallerMismatchError)) throw err;
+      return done('error', '', `${err.message}\n`, data);
+    }
+    try {
+      const spec = installerSpec(ctx.platform, job, download.filePath);
+      const result = fromOutcome(await run(spec, { timeoutMs: timeLeftMs(), maxBytes: TAIL_BYTES }), data);
+      if (result.status === 'success') ctx.onInventory?.(await collectInventory(ctx.platform), false);
+      return await finish(result, notice);
+    } finally {
+      await removeDownload(download.dir);
+    }
+  };
+
   try {
     switch (cmd.type) {
       case 'scan': {
@@ -137,6 +176,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
       case 'install_updates':
       case 'install_package':
       case 'remove_package': {
+        const job = installerJobOf(cmd);
+        if (job) return await runInstaller(job);
         const simulate = !ctx.allowChanges;
         const spec = ctx.platform.packageCommand(packageAction(cmd), { simulate });
         const notice = await noticeBeforeRun(cmd, noticeCtx);

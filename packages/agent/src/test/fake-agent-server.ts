@@ -3,7 +3,7 @@
  * zod schemas of `@patchwell/core`, for agent behaviour the real server cannot provoke on cue
  * (repeated 5xx). The agent against the real server: server/src/agent-api/agent-e2e.test.ts.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -89,6 +89,17 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
         const d = byToken(req);
         if (!d) return send(401, { code: 'agent.invalid_token', message: 'Bad token.' });
         if (d.removed) return send(410, { code: 'agent.removed', message: 'Removed.' });
+        const installer = /^\/api\/agent\/v1\/installers\/([^/?]+)$/.exec(url);
+        if (installer && req.method === 'GET') {
+          const bytes = installers.get(decodeURIComponent(installer[1]!));
+          if (!bytes) return send(404, { code: 'not_found', message: 'Not found.' });
+          res.writeHead(200, {
+            'content-type': 'application/octet-stream',
+            'content-length': String(bytes.length),
+            'x-checksum-sha256': createHash('sha256').update(bytes).digest('hex'),
+          });
+          return res.end(bytes);
+        }
         if (url === '/api/agent/v1/checkin') {
           const body = ZCheckinBody.parse(json);
           d.checkins++;
@@ -130,6 +141,8 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
     });
   });
   const issued = new Map<number, string[]>();
+  /** Installers any device may download (the real server also checks the zone and an open command). */
+  const installers = new Map<string, Buffer>();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -147,6 +160,10 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
       d.queue.push({ id, type, args, timeout_s, created_at: new Date().toISOString() });
       d.wake?.();
       return id;
+    },
+    /** Serves `bytes` at `/installers/{id}`. */
+    addInstaller(id: string, bytes: Buffer) {
+      installers.set(id, bytes);
     },
     revokeToken(machineId: string) {
       devices.get(machineId)!.token = 'revoked';

@@ -150,6 +150,19 @@ export const ZCommandReboot = z.object({
 });
 export type CommandReboot = z.infer<typeof ZCommandReboot>;
 
+/** The installer an `install_package` carries (the policy's `configuration.installer`). */
+export const ZCommandInstaller = z.object({
+  /** Installer id, for the download. */
+  id: z.string().min(1).max(100),
+  /** File name as uploaded (the downloaded file keeps it, for installers that look at their extension). */
+  name: z.string().min(1).max(255),
+  /** Hex SHA-256 the download must match. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Size in bytes the download must match. */
+  size_bytes: z.number().int().min(1),
+});
+export type CommandInstaller = z.infer<typeof ZCommandInstaller>;
+
 /** Arguments of a command (which apply depends on its type). */
 export const ZAgentCommandArgs = z.object({
   /** Updates to install (`install_updates`): package names or KB ids. */
@@ -180,6 +193,17 @@ export const ZAgentCommandArgs = z.object({
   notice: ZCommandNotice.nullable().optional(),
   /** Reboot behaviour after a successful `install_updates` or remediation. */
   reboot: ZCommandReboot.nullable().optional(),
+  /**
+   * An uploaded installer (`install_package` of a required-software policy that has one): the
+   * agent downloads it from `/api/agent/v1/installers/{id}`, checks the size and SHA-256, then
+   * runs `install_command` instead of the package manager.
+   */
+  installer: ZCommandInstaller.optional(),
+  /** The policy's install command (bash, or PowerShell on Windows); `$INSTALLER` / `$env:INSTALLER` is the file's path. */
+  install_command: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
 });
 export type AgentCommandArgs = z.infer<typeof ZAgentCommandArgs>;
 

@@ -224,7 +224,7 @@ export const ZCustomConfiguration = z
   });
 export type CustomConfiguration = z.infer<typeof ZCustomConfiguration>;
 
-/** An installer uploaded to the server (`POST /api/policies/{id}/files`). */
+/** An installer uploaded to the server (`POST /api/policies/installers`). */
 export const ZInstallerFile = z.object({
   /** Stored file id. */
   id: z.string().min(1).max(100),

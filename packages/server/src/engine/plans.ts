@@ -128,6 +128,12 @@ async function planRequiredSoftware(tx: Tx, policy: PolicyRow, targeted: Candida
     }
     const args: AgentCommandArgs = { package: software.package_name };
     if (software.package_version.toLowerCase() !== 'latest') args.version = software.package_version;
+    // An uploaded installer replaces the package manager: the agent downloads it and runs the command.
+    if (software.installer) {
+      const { id, name, sha256, size_bytes } = software.installer;
+      args.installer = { id, name, sha256, size_bytes };
+      args.install_command = software.installation_code ?? '';
+    }
     return {
       device,
       command: { type: 'install_package', args },

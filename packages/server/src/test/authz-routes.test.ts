@@ -424,6 +424,9 @@ describe('route matrix', () => {
       'POST /api/servers/imports',
       'GET /api/servers/imports',
       'DELETE /api/servers/imports/:id',
+      'POST /api/policies/installers',
+      'GET /api/policies/installers/:id',
+      'DELETE /api/policies/installers/:id',
     ]) {
       expect(keys).toContain(expected);
     }

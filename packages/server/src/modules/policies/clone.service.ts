@@ -1,6 +1,7 @@
 import { POLICY_NAME_MAX_LENGTH, type ClonePolicyBody, type CloneJob } from '@patchwell/core/policies/policies.schema';
 import { notFound, type Authz } from '../../http/authz';
 import { validationError } from '../../http/errors';
+import { copyInstallerToZone, findZoneInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
 import type { PoliciesCtx } from './policies.module';
 import {
@@ -32,7 +33,8 @@ function toJob(row: CloneJobRow): CloneJob {
  * `POST /api/policies/{id}/clone` (read of the policy, create of its type in every target
  * zone): starts a job copying it into the target zones (default its own). Copies start
  * inactive and need configuration; groups are kept only in the policy's own zone (other
- * zones have other groups). The job runs on this node; its progress is in the database.
+ * zones have other groups); an uploaded installer is copied into each other zone. The job
+ * runs on this node; its progress (per policy and per installer copied) is in the database.
  */
 export async function clonePolicy(
   ctx: PoliciesCtx,
@@ -84,17 +86,30 @@ async function runCloneJob(
 ): Promise<void> {
   await updateCloneJob(ctx.db, job.id, { status: 'running' });
   const copies: CloneJobRow['copies'] = [];
+  // An uploaded installer belongs to its zone: the same zone's copy references it, another
+  // zone gets its own copy of it (a file of up to 512 MiB), which counts as a step of the job.
+  const installerRef = (policy.configuration as { installer?: { id?: string } | null }).installer;
+  const installer = installerRef?.id ? await findZoneInstaller(ctx, policy.organizationId, installerRef.id) : undefined;
+  const fileSteps = installer ? targets.filter((t) => t.id !== policy.organizationId).length : 0;
+  const steps = targets.length + fileSteps;
+  let done = 0;
+  const progress = () => Math.floor((++done * 100) / steps);
   try {
-    for (const [i, target] of targets.entries()) {
+    for (const target of targets) {
+      let configuration = policy.configuration;
+      if (installer && target.id !== policy.organizationId) {
+        const copied = await copyInstallerToZone(ctx, installer, target.id, userId);
+        configuration = { ...configuration, installer: { ...installerRef, id: copied.id } };
+        await updateCloneJob(ctx.db, job.id, { progress: progress() });
+      }
       const now = ctx.clock.now();
-      // Uploaded installers are referenced by id from the configuration and stay shared: nothing to copy yet.
       const copy = await insertPolicy(ctx.db, {
         organizationId: target.id,
         name: job.policyName,
         type: policy.type,
         status: 'inactive',
         needsConfiguration: true,
-        configuration: policy.configuration,
+        configuration,
         scheduleDays: policy.scheduleDays,
         scheduleWeeksOfMonth: policy.scheduleWeeksOfMonth,
         scheduleMonths: policy.scheduleMonths,
@@ -109,10 +124,7 @@ async function runCloneJob(
         updatedAt: now,
       });
       copies.push({ policy_id: copy.id, zone_id: target.uuid, org_id: target.id });
-      await updateCloneJob(ctx.db, job.id, {
-        copies,
-        progress: Math.floor(((i + 1) * 100) / targets.length),
-      });
+      await updateCloneJob(ctx.db, job.id, { copies, progress: progress() });
     }
     await updateCloneJob(ctx.db, job.id, { status: 'completed', progress: 100, finishedAt: ctx.clock.now() });
   } catch (err) {

@@ -11,6 +11,7 @@ import { validationError } from '../../http/errors';
 import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';
 import { rebuildSlots } from '../../engine/slots';
 import { matchesFilters } from '../../engine/targets';
+import { checkPolicyInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
 import type { PoliciesCtx } from './policies.module';
 import {
@@ -83,7 +84,7 @@ export async function getPolicy(ctx: PoliciesCtx, authz: Authz, o: number | unde
   return reload(ctx, zone.id, policy.id);
 }
 
-/** Checks what the schema cannot: the zone field and that every group is the zone's. */
+/** Checks what the schema cannot: the zone field, that every group is the zone's, and the installer's zone. */
 async function checkTargets(ctx: PoliciesCtx, zoneId: number, body: CreatePolicyBody | UpdatePolicyBody) {
   if (body.organization_id !== undefined && body.organization_id !== zoneId) {
     throw validationError({ organization_id: ['The policy must belong to the zone it is saved in.'] });
@@ -91,6 +92,8 @@ async function checkTargets(ctx: PoliciesCtx, zoneId: number, body: CreatePolicy
   const groups = [...new Set(body.server_groups)];
   const found = await findZoneGroupIds(ctx.db, zoneId, groups);
   if (found.length !== groups.length) throw validationError({ server_groups: ['This group does not exist.'] });
+  // A required-software policy's installer must be one uploaded to this zone.
+  if (body.policy_type_name === 'required_software') await checkPolicyInstaller(ctx, zoneId, body.configuration);
   return groups;
 }
 

@@ -1,5 +1,6 @@
 import type { DeviceFiltersPreviewBody } from '@patchwell/core/policies/device-filters.schema';
 import type { ClonePolicyBody, CreatePolicyBody, PolicyActionBody } from '@patchwell/core/policies/policies.schema';
+import { ZInstallerFile, type InstallerFile } from '@patchwell/core/policies/policy-configuration.schema';
 import { ZApproval, ZPolicyStatsList } from '@patchwell/core/policies/policy-runs.schema';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type QueryValue } from '../../api/client';
@@ -200,4 +201,41 @@ export function useDevicePolicies(zoneId: number, deviceId: number) {
     queryFn: ({ signal }) =>
       api.request(`/api/servers/${deviceId}/policies`, { query: { o: zoneId }, schema: ZDevicePolicyList, signal }),
   });
+}
+
+/** Installers may be large: an upload gets far longer than the default minute. */
+const UPLOAD_TIMEOUT_MS = 60 * 60_000;
+
+/** One file as a multipart/form-data body (the api client sends bytes as given). */
+async function multipartFile(file: File): Promise<{ data: Uint8Array<ArrayBuffer>; contentType: string }> {
+  // Not crypto.randomUUID: it needs a secure context, and consoles on plain-HTTP LAN addresses exist.
+  const boundary = `----patchwell-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  const name = file.name.replace(/["\r\n]/g, '_');
+  const head = new TextEncoder().encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+      `Content-Type: ${file.type || 'application/octet-stream'}\r\n\r\n`,
+  );
+  const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
+  const content = new Uint8Array(await file.arrayBuffer());
+  const data = new Uint8Array(head.length + content.length + tail.length);
+  data.set(head, 0);
+  data.set(content, head.length);
+  data.set(tail, head.length + content.length);
+  return { data, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** `POST /api/policies/installers?o=`: uploads a required-software installer; answers the stored file. */
+export async function uploadInstaller(zoneId: number, file: File): Promise<InstallerFile> {
+  return api.request('/api/policies/installers', {
+    method: 'POST',
+    query: { o: zoneId },
+    rawBody: await multipartFile(file),
+    schema: ZInstallerFile,
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+  });
+}
+
+/** `DELETE /api/policies/installers/{id}?o=`: 409 while a policy references it. */
+export function deleteInstaller(zoneId: number, id: string) {
+  return api.request(`/api/policies/installers/${encodeURIComponent(id)}`, { method: 'DELETE', query: { o: zoneId } });
 }

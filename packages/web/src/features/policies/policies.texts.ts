@@ -216,6 +216,16 @@ export const POLICY_TEXTS = {
   packageVersionDescription: 'A version, or latest for the newest one.',
   installCommand: 'Install command',
   installCommandDescription: 'Optional: how to install it when the package manager cannot.',
+  installCommandWithInstaller:
+    'Runs on each device with the downloaded file’s path in $INSTALLER (Bash) or $env:INSTALLER (PowerShell on Windows).',
+  installer: 'Installer',
+  installerDescription: (max: string) =>
+    `Optional: a file the devices download and run with the install command (at most ${max}).`,
+  installerPlaceholder: 'Choose a file',
+  installerUploading: 'Uploading the installer…',
+  installerUploaded: 'Uploaded installer',
+  installerRemove: 'Remove installer',
+  installerTooLarge: (max: string) => `The installer is larger than ${max}.`,
   // Runs
   tabsLabel: 'Policy sections',
   configurationTab: 'Configuration',

@@ -5,6 +5,7 @@ import {
   MAX_DEFERRALS_DEFAULT,
   rebootModeOf,
   scriptLanguageOf,
+  type InstallerFile,
   type RebootMode,
   type ScriptLanguage,
 } from '@patchwell/core/policies/policy-configuration.schema';
@@ -89,6 +90,8 @@ export type PolicyFormValues = {
     package_name: string;
     package_version: string;
     installation_code: string;
+    /** The uploaded installer, once the upload finished. */
+    installer: InstallerFile | null;
   };
 };
 
@@ -142,6 +145,7 @@ export function emptyPolicyForm(type: PolicyType): PolicyFormValues {
       package_name: '',
       package_version: 'latest',
       installation_code: '',
+      installer: null,
     },
   };
 }
@@ -217,6 +221,7 @@ export function policyToForm(policy: Policy): PolicyFormValues {
       package_name: str('package_name'),
       package_version: str('package_version') || config.package_version,
       installation_code: str('installation_code'),
+      installer: c.installer && typeof c.installer === 'object' ? (c.installer as InstallerFile) : null,
     },
   };
 }
@@ -227,7 +232,7 @@ const toNumber = (value: number | string) => (value === '' ? Number.NaN : Number
 
 /**
  * The API body of the form's values. `base` is the stored configuration: fields the form
- * does not edit (an uploaded installer, notice timeouts) are kept.
+ * does not edit (notice timeouts) are kept.
  */
 export function toPolicyBody(values: PolicyFormValues, base: Record<string, unknown> = {}): unknown {
   const c = values.configuration;
@@ -294,6 +299,7 @@ export function toPolicyBody(values: PolicyFormValues, base: Record<string, unkn
         package_name: c.package_name,
         package_version: c.package_version,
         installation_code: orNull(c.installation_code),
+        installer: c.installer,
       };
       break;
   }

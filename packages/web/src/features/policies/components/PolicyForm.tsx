@@ -116,7 +116,15 @@ export function PolicyForm({
               worklet={worklet}
             />
           )}
-          {type === 'required_software' && <RequiredSoftwareFields register={register} errors={errors} />}
+          {type === 'required_software' && (
+            <RequiredSoftwareFields
+              zoneId={zoneId}
+              control={control}
+              register={register}
+              errors={errors}
+              setValue={setValue}
+            />
+          )}
           <Divider />
           <TargetFields zoneId={zoneId} groups={groups} control={control} register={register} errors={errors} />
           <Divider />

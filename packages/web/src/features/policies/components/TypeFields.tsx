@@ -3,8 +3,15 @@ import { SCRIPT_LANGUAGES, scriptLanguageOf } from '@patchwell/core/policies/pol
 import { applyWorkletParameters } from '@patchwell/core/worklets/worklet-rules';
 import { WORKLET_PARAMETER_VALUE_MAX, type WorkletCatalogEntry } from '@patchwell/core/worklets/worklet-catalog.schema';
 import { NativeSelect, Stack, Textarea, TextInput, Title } from '@mantine/core';
-import type { FieldErrors, UseFormGetValues, UseFormRegister, UseFormSetValue } from 'react-hook-form';
+import {
+  useWatch,
+  type FieldErrors,
+  type UseFormGetValues,
+  type UseFormRegister,
+  type UseFormSetValue,
+} from 'react-hook-form';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { InstallerField } from './InstallerField';
 import { SwitchField } from './SwitchField';
 import { POLICY_TEXTS as T } from '../policies.texts';
 import type { PolicyControl, PolicyFormValues } from '../policy-form';
@@ -119,9 +126,19 @@ export function WorkletFields({ control, register, errors, setValue, getValues, 
   );
 }
 
-/** A required-software policy's package, version, OS and optional install command. */
-export function RequiredSoftwareFields({ register, errors }: Props) {
+type RequiredSoftwareFieldsProps = Props & {
+  zoneId: number;
+  control: PolicyControl;
+  setValue: UseFormSetValue<PolicyFormValues>;
+};
+
+/**
+ * A required-software policy's package, version and OS, and optionally an uploaded installer
+ * with the install command that runs it (required once there is an installer).
+ */
+export function RequiredSoftwareFields({ register, errors, zoneId, control, setValue }: RequiredSoftwareFieldsProps) {
   const e = errors.configuration;
+  const hasInstaller = useWatch({ control, name: 'configuration.installer' }) !== null;
   return (
     <Stack gap="sm">
       <Title order={2} fz="h4">
@@ -142,9 +159,11 @@ export function RequiredSoftwareFields({ register, errors }: Props) {
         {...register('configuration.package_version')}
         error={e?.package_version?.message}
       />
+      <InstallerField zoneId={zoneId} control={control} setValue={setValue} />
       <Textarea
         label={T.installCommand}
-        description={T.installCommandDescription}
+        description={hasInstaller ? T.installCommandWithInstaller : T.installCommandDescription}
+        required={hasInstaller}
         rows={3}
         resize="vertical"
         spellCheck={false}
