@@ -165,15 +165,21 @@ export type CandidateDevice = {
   osName: string;
   osVersion: string;
   groupId: number;
-  timezone: string;
+  /** Its IANA timezone (UTC when it reported none); null when the caller did not ask for it. */
+  timezone: string | null;
   isOnline: boolean;
 };
 
-/** The zone's live devices in `groupIds` (and among `ids`, when given), with their timezone and whether online. */
+/**
+ * The zone's live devices in `groupIds` (and among `ids`, when given), whether online, and,
+ * unless `withTimezone` is false, their timezone: it lives in the inventory's `detail`
+ * document, whose reading is most of this query's cost over a large zone, and only
+ * policies run in each device's local time need it.
+ */
 export async function findCandidateDevices(
   db: Exec,
   zoneId: number,
-  options: { groupIds: number[] | null; ids: number[] | null; now: Date },
+  options: { groupIds: number[] | null; ids: number[] | null; now: Date; withTimezone?: boolean },
 ): Promise<CandidateDevice[]> {
   const rows = await db
     .select({
@@ -187,7 +193,8 @@ export async function findCandidateDevices(
       osName: devices.osName,
       osVersion: devices.osVersion,
       groupId: devices.groupId,
-      timezone: sql<string>`coalesce(${devices.detail}->>'timezone', 'UTC')`,
+      timezone:
+        options.withTimezone === false ? sql<null>`null` : sql<string>`coalesce(${devices.detail}->>'timezone', 'UTC')`,
       isOnline: onlineAt(options.now),
     })
     .from(devices)
@@ -239,6 +246,24 @@ export async function findPatchesByDevice(db: Exec, deviceIds: number[]): Promis
         Number(r.device_id),
         typeof r.patches === 'string' ? (JSON.parse(r.patches) as StoredPatch[]) : r.patches,
       );
+    }
+  }
+  return out;
+}
+
+/** The names of the devices' available patches, per device (a patch_all run reads nothing else). */
+export async function findPatchNamesByDevice(db: Exec, deviceIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  for (const chunk of chunks(deviceIds, 10_000)) {
+    const rows = await queryRows<{ device_id: number; names: string[] | string }>(
+      db as Db,
+      sql`select device_id, json_agg(name order by id) as names
+            from ${devicePatches}
+           where device_id = any(${sql.param(chunk)}::int[])
+           group by device_id`,
+    );
+    for (const r of rows) {
+      out.set(Number(r.device_id), typeof r.names === 'string' ? (JSON.parse(r.names) as string[]) : r.names);
     }
   }
   return out;

@@ -6,6 +6,7 @@ import { devicePolicyStatus, policyApprovals, type ResultStatus, type RunTrigger
 import {
   chunks,
   findPatchesByDevice,
+  findPatchNamesByDevice,
   findSoftwareNamed,
   type CandidateDevice,
   type PolicyRow,
@@ -50,12 +51,29 @@ export type ApprovalNeed = {
   devices: number;
 };
 
+/** `install_updates` with these names (at most the protocol's limit), or nothing to do without any. */
+function installPlan(device: CandidateDevice, names: string[], message: string | null): DevicePlan {
+  const unique = [...new Set(names)].slice(0, NAMES_MAX);
+  if (!unique.length) return nothingToDo(device, 'No patches for this policy to install.');
+  return {
+    device,
+    command: { type: 'install_updates', args: { names: unique } },
+    selected: unique,
+    status: 'pending',
+    message,
+    standing: 'pending',
+  };
+}
+
 /** Patch policies: `install_updates` with the names the policy selects; manual approval installs only approved ones. */
 async function planPatch(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[], now: Date) {
-  const byDevice = await findPatchesByDevice(
-    tx,
-    targeted.map((d) => d.id),
-  );
+  const ids = targeted.map((d) => d.id);
+  if (policy.configuration.patch_rule === 'all') {
+    // Every available patch: the names are all a run needs to read.
+    const names = await findPatchNamesByDevice(tx, ids);
+    return { plans: targeted.map((d) => installPlan(d, names.get(d.id) ?? [], null)), approvals: [] };
+  }
+  const byDevice = await findPatchesByDevice(tx, ids);
   const isManual = policy.configuration.patch_rule === 'manual';
   const decided = new Map<string, 'approved' | 'rejected' | 'pending'>();
   if (isManual) {
@@ -98,15 +116,11 @@ async function planPatch(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[],
     if (!install.length) {
       return nothingToDo(device, `${waiting} patch(es) wait for approval; nothing approved to install.`, 'pending');
     }
-    const names = [...new Set(install.map((p) => p.name))].slice(0, NAMES_MAX);
-    return {
+    return installPlan(
       device,
-      command: { type: 'install_updates', args: { names } },
-      selected: names,
-      status: 'pending',
-      message: waiting ? `${waiting} more patch(es) wait for approval.` : null,
-      standing: 'pending',
-    };
+      install.map((p) => p.name),
+      waiting ? `${waiting} more patch(es) wait for approval.` : null,
+    );
   });
   return { plans, approvals: [...needs.values()] };
 }
