@@ -67,6 +67,11 @@ export const ZWorkletCatalogMeta = z.strictObject({
   id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   /** Stable UUID, for the product family's `/worklet-catalog/{UUID}` links. */
   uuid: z.uuid().optional(),
+  /**
+   * Stable number: a policy made from the entry records it as `community_worklet_id`, and
+   * the family's `/worklet-catalog/{UUID}-{legacy_id}` links name it. Never reused.
+   */
+  legacy_id: z.number().int().positive(),
   /** Display name. */
   name: z.string().min(1).max(120),
   /** What the evaluation checks and what the remediation changes, including its limits. */

@@ -28,9 +28,10 @@ describe('loadWorkletCatalog', () => {
     for (const e of catalog) expect(ZWorkletCatalogEntry.safeParse(e).success, e.id).toBe(true);
   });
 
-  it('gives every entry a unique id and uuid, and the language of its OS', () => {
+  it('gives every entry a unique id, uuid and legacy number, and the language of its OS', () => {
     expect(new Set(catalog.map((e) => e.id)).size).toBe(catalog.length);
     expect(new Set(catalog.map((e) => e.uuid)).size).toBe(catalog.length);
+    expect(new Set(catalog.map((e) => e.legacy_id)).size).toBe(catalog.length);
     for (const e of catalog) expect(e.language, e.id).toBe(e.os_family === 'windows' ? 'powershell' : 'bash');
   });
 

@@ -72,7 +72,7 @@ export function loadWorkletCatalog(dir: string = WORKLET_CATALOG_DIR): readonly 
     .sort((a, b) => a.os_family.localeCompare(b.os_family) || a.name.localeCompare(b.name));
   const seen = new Set<string>();
   for (const e of entries) {
-    for (const key of [e.id, e.uuid].filter((k): k is string => Boolean(k))) {
+    for (const key of [e.id, e.uuid, String(e.legacy_id)].filter((k): k is string => Boolean(k))) {
       if (seen.has(key)) throw new Error(`worklet catalogue: duplicate id or uuid ${key}`);
       seen.add(key);
     }
@@ -81,8 +81,17 @@ export function loadWorkletCatalog(dir: string = WORKLET_CATALOG_DIR): readonly 
   return entries;
 }
 
-/** The entry with this slug or UUID, or null. */
-export function findWorkletCatalogEntry(idOrUuid: string): WorkletCatalogEntry | null {
-  const key = idOrUuid.toLowerCase();
-  return loadWorkletCatalog().find((e) => e.id === key || e.uuid === key) ?? null;
+/** The entry with this slug, UUID, legacy number, or `{UUID}-{legacy number}` (the family's links), or null. */
+export function findWorkletCatalogEntry(key: string): WorkletCatalogEntry | null {
+  const k = key.toLowerCase();
+  return (
+    loadWorkletCatalog().find(
+      (e) => e.id === k || e.uuid === k || String(e.legacy_id) === k || `${e.uuid}-${e.legacy_id}` === k,
+    ) ?? null
+  );
+}
+
+/** The entry a policy's `community_worklet_id` names, or null. */
+export function findWorkletByLegacyId(legacyId: number): WorkletCatalogEntry | null {
+  return loadWorkletCatalog().find((e) => e.legacy_id === legacyId) ?? null;
 }

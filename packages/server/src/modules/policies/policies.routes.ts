@@ -56,7 +56,10 @@ const ZPolicyWithCompliance = z.object({
   scheduled_timezone: z.string(),
   use_scheduled_timezone: z.boolean(),
   server_groups: z.array(z.number().int()),
+  /** The worklet-catalogue entry it was made from (its `legacy_id`), if any. */
   community_worklet_id: z.number().int().nullable(),
+  /** That entry's UUID. */
+  community_worklet_uuid: z.string().nullable(),
   create_time: z.string(),
   /** Devices in its groups. */
   server_count: z.number().int(),

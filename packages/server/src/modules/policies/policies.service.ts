@@ -6,6 +6,7 @@ import {
   type UpdatePolicyBody,
 } from '@patchwell/core/policies/policies.schema';
 import type { PolicyStats } from '@patchwell/core/policies/policy-runs.schema';
+import { findWorkletByLegacyId } from '@patchwell/core/worklets/worklet-catalog';
 import type { Authz } from '../../http/authz';
 import { validationError } from '../../http/errors';
 import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';
@@ -32,6 +33,7 @@ export type PolicyWithCompliance = Omit<Policy, 'configuration' | 'community_wor
   configuration: Record<string, unknown>;
   scheduled_timezone: string;
   community_worklet_id: number | null;
+  community_worklet_uuid: string | null;
   compliance: { compliant: number; non_compliant: number; pending: number };
 };
 
@@ -53,6 +55,8 @@ export function toPolicy(row: PolicyListRow): PolicyWithCompliance {
     use_scheduled_timezone: row.useScheduledTimezone,
     server_groups: row.serverGroups,
     community_worklet_id: row.communityWorkletId,
+    community_worklet_uuid:
+      row.communityWorkletId === null ? null : (findWorkletByLegacyId(row.communityWorkletId)?.uuid ?? null),
     create_time: row.createdAt.toISOString(),
     server_count: row.serverCount,
     next_run_time: row.nextRun?.toISOString() ?? null,
@@ -94,6 +98,15 @@ async function checkTargets(ctx: PoliciesCtx, zoneId: number, body: CreatePolicy
   if (found.length !== groups.length) throw validationError({ server_groups: ['This group does not exist.'] });
   // A required-software policy's installer must be one uploaded to this zone.
   if (body.policy_type_name === 'required_software') await checkPolicyInstaller(ctx, zoneId, body.configuration);
+  const worklet = body.community_worklet_id;
+  if (worklet !== undefined && worklet !== null) {
+    if (body.policy_type_name !== 'custom') {
+      throw validationError({ community_worklet_id: ['Only worklet policies come from the worklet catalogue.'] });
+    }
+    if (!findWorkletByLegacyId(worklet)) {
+      throw validationError({ community_worklet_id: ['This worklet is not in the catalogue.'] });
+    }
+  }
   return groups;
 }
 
@@ -110,7 +123,8 @@ function fieldsOf(body: CreatePolicyBody | UpdatePolicyBody, groups: number[]) {
     scheduledTimezone: body.scheduled_timezone,
     useScheduledTimezone: body.use_scheduled_timezone,
     serverGroups: groups,
-    communityWorkletId: body.community_worklet_id ?? null,
+    // Left out of an update that does not name it: editing a policy keeps where it came from.
+    communityWorkletId: body.community_worklet_id,
   };
 }
 

@@ -247,5 +247,42 @@ describe('/api/worklet-catalog', () => {
     const one = await z.admin.get(`/api/worklet-catalog/${first.id}?o=${z.o}`);
     expect(one.body).toMatchObject({ id: first.id, evaluation_code: first.evaluation_code });
     expect((await z.admin.get(`/api/worklet-catalog/no-such-worklet?o=${z.o}`)).status).toBe(404);
+    // The family's links name an entry by `{uuid}-{legacy_id}`.
+    const linked = await z.admin.get(`/api/worklet-catalog/${first.uuid}-${first.legacy_id}?o=${z.o}`);
+    expect(linked.body).toMatchObject({ id: first.id });
+  });
+
+  it('a worklet policy made from an entry remembers it, through edits; an unknown entry is refused', async () => {
+    const entry = (await z.admin.get(`/api/worklet-catalog/linux-firewall-enabled?o=${z.o}`)).body;
+    const body = customPolicyBody([z.defaultGroupId], {
+      evaluation_code: entry.evaluation_code,
+      remediation_code: entry.remediation_code,
+    });
+    const created = await z.admin.post(`/api/policies?o=${z.o}`, {
+      ...body,
+      name: 'From the catalogue',
+      community_worklet_id: entry.legacy_id,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ community_worklet_id: entry.legacy_id, community_worklet_uuid: entry.uuid });
+    const edited = await z.admin.put(`/api/policies/${created.body.id}?o=${z.o}`, {
+      ...body,
+      name: 'From the catalogue, renamed',
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'From the catalogue, renamed', community_worklet_id: entry.legacy_id });
+
+    const unknown = await z.admin.post(`/api/policies?o=${z.o}`, {
+      ...body,
+      name: 'Nowhere',
+      community_worklet_id: 99_999,
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual({ community_worklet_id: ['This worklet is not in the catalogue.'] });
+    const patchOne = await z.admin.post(`/api/policies?o=${z.o}`, {
+      ...patchPolicyBody([z.defaultGroupId], { patch_rule: 'all' }),
+      community_worklet_id: entry.legacy_id,
+    });
+    expect(patchOne.status).toBe(400);
   });
 });

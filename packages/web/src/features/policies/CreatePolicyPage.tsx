@@ -64,7 +64,11 @@ function NewPolicyForm({ zoneId, type, worklet }: { zoneId: number; type: Policy
   if (worklet && type === 'custom' && entry.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
   const defaults = entry.data ? formFromWorklet(entry.data) : emptyPolicyForm(type);
   const onSave = async (body: CreatePolicyBody) => {
-    const created = await createPolicy(zoneId, body);
+    // A policy made from a catalogue entry remembers it.
+    const created = await createPolicy(
+      zoneId,
+      entry.data ? { ...body, community_worklet_id: entry.data.legacy_id } : body,
+    );
     notify.success(T.created(created.name));
     await queryClient.invalidateQueries({ queryKey: policyKeys.all });
     await navigate(withZone(pathTo(PATHS.policyDetail, { policyId: created.id }), zoneId));

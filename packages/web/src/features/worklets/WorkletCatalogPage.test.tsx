@@ -17,6 +17,8 @@ vi.setConfig({ testTimeout: 30_000 });
 
 const firewall: WorkletCatalogEntry = {
   id: 'linux-firewall-enabled',
+  uuid: '0b0e7f4e-3a52-4d36-9a59-0b5b1f1c1d01',
+  legacy_id: 7,
   name: 'Enable the firewall (ufw)',
   description: 'Checks that ufw is active and enables it when it is not.',
   category: 'firewall',
@@ -30,6 +32,8 @@ const firewall: WorkletCatalogEntry = {
 };
 const removePackage: WorkletCatalogEntry = {
   id: 'linux-package-removed',
+  uuid: '0b0e7f4e-3a52-4d36-9a59-0b5b1f1c1d02',
+  legacy_id: 12,
   name: 'Remove a package',
   description: 'Removes the named package when it is installed.',
   category: 'software',
@@ -53,6 +57,11 @@ beforeAll(async () => {
     'GET /api/worklet-catalog/linux-package-removed': () => ({ body: removePackage }),
     'GET /api/policies': () => ({ body: { data: state.ownWorklets, size: state.ownWorklets.length } }),
     'GET /api/servergroups': () => ({ body: [buildGroup({ id: 1, name: 'Servers' })] }),
+    'POST /api/policies': () => ({
+      status: 201,
+      body: buildPolicy({ id: 40, name: 'Remove rsh' }),
+    }),
+    'GET /api/policies/40': () => ({ body: buildPolicy({ id: 40, name: 'Remove rsh' }) }),
   });
   api.configure({ baseUrl: server.url });
 });
@@ -150,5 +159,11 @@ describe('worklet catalogue', () => {
       "PACKAGE_NAME='rsh'\\''s'\napt-get remove -y \"$PACKAGE_NAME\"",
     );
     expect(code(POLICY_TEXTS.evaluationCode).value.split('\n')[0]).toBe("PACKAGE_NAME='rsh'\\''s'");
+
+    // Saved, the policy names the catalogue entry it came from.
+    await userEvent.click(within(form).getByRole('button', { name: POLICY_TEXTS.save }));
+    await waitFor(() => expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1));
+    const post = server.requests.find((r) => r.method === 'POST')!;
+    expect(JSON.parse(post.body)).toMatchObject({ community_worklet_id: 12, policy_type_name: 'custom' });
   });
 });
