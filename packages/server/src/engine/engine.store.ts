@@ -85,6 +85,16 @@ export async function lockDueSlots(tx: Tx, now: Date, limit: number) {
     .for('update', { of: policyScheduleSlots, skipLocked: true });
 }
 
+/** The earliest time a slot of an active policy is due, or null when none is scheduled. */
+export async function findNextDue(db: Exec): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | string | null>`min(${policyScheduleSlots.nextRunAt})` })
+    .from(policyScheduleSlots)
+    .innerJoin(policies, eq(policies.id, policyScheduleSlots.policyId))
+    .where(and(eq(policies.status, 'active'), isNull(policies.deletedAt)));
+  return row?.at ? new Date(row.at) : null;
+}
+
 export async function setSlotNextRun(tx: Tx, slotId: number, nextRunAt: Date | null) {
   await tx.update(policyScheduleSlots).set({ nextRunAt }).where(eq(policyScheduleSlots.id, slotId));
 }

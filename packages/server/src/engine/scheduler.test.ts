@@ -6,6 +6,7 @@ import { afterLastSeenFlush, checkinAs } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
 import { createTestClock } from '../test/clock';
 import { createTestDb, type TestDbHandle } from '../test/db';
+import { createPolicyEngine } from './scheduler';
 import {
   buildPolicyZone,
   commandsOf,
@@ -223,4 +224,28 @@ describe('the catch-up window', () => {
     const run = await (await adminOf(z)).get(`/api/policies/${policy.id}/runs/${runId}?o=${z.o}`);
     expect(run.body).toMatchObject({ status: 'completed', results: { canceled: 1 } });
   }, 120_000);
+});
+
+describe('due timer', () => {
+  it('starts a run at its due time, not at the next interval tick', async () => {
+    clock.set('2026-03-20T01:59:59.500Z');
+    const z = await buildPolicyZone(nodeA);
+    const p = await create(
+      z,
+      patchPolicyBody([z.defaultGroupId], { patch_rule: 'all' }, { name: 'On time', ...EVERY_DAY_AT_2 }),
+    );
+    expect(p.next_run_time).toBe('2026-03-20T02:00:00.000Z');
+    // An interval of an hour: only the timer armed for the due slot can tick within the test.
+    const engine = createPolicyEngine(nodeA.ctx, { wake: async () => {} }, 3_600_000);
+    engine.start();
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      clock.set('2026-03-20T02:00:00.600Z');
+      await expect
+        .poll(async () => (await runsOf([p.id])).map((r) => r.scheduledFor?.toISOString()), { timeout: 5_000 })
+        .toEqual(['2026-03-20T02:00:00.000Z']);
+    } finally {
+      await engine.stop();
+    }
+  });
 });

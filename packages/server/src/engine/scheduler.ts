@@ -1,7 +1,7 @@
 import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import { dispatchRun } from './dispatch';
-import { insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
+import { findNextDue, insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
 import { refreshOpenRuns } from './results.store';
 import { queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
@@ -21,6 +21,8 @@ export const SCHEDULER_INTERVAL_MS = 15_000; // the default of config.policySche
 /** A slot found due later than this ran late (the servers were down): its run is a catch-up. */
 export const LATE_AFTER_MS = 5 * 60_000;
 const SLOT_BATCH = 50;
+/** The due timer fires this long after the due instant, so the slot reads as due on the database's clock too. */
+const DUE_SLACK_MS = 20;
 
 export type TickReport = { runsCreated: number; runsDispatched: number; catchUps: number; resultsSynced: number };
 
@@ -105,6 +107,32 @@ export function createPolicyEngine(
     return { runsCreated, runsDispatched, catchUps, resultsSynced };
   };
 
+  // Besides the interval, each tick arms a timer for the next due slot when it falls before
+  // the next tick, so a run starts at its time, not up to an interval late.
+  let dueTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const armNextDue = async () => {
+    const due = await findNextDue(ctx.db);
+    if (stopped || !due) return;
+    const wait = due.getTime() - ctx.clock.now().getTime();
+    if (wait >= intervalMs) return;
+    clearTimeout(dueTimer);
+    dueTimer = setTimeout(runTick, Math.max(0, wait) + DUE_SLACK_MS);
+    dueTimer.unref();
+  };
+  const runTick = () => {
+    if (running || stopped) return;
+    running = tick()
+      .then(async (r) => {
+        if (r.runsCreated || r.runsDispatched || r.catchUps) ctx.logger.debug(r, 'policy scheduler tick');
+        await armNextDue();
+      })
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'policy scheduler tick failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+
   return {
     tick,
     async dispatch(runId) {
@@ -113,21 +141,18 @@ export function createPolicyEngine(
     },
     start() {
       if (timer || intervalMs <= 0) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = tick()
-          .then((r) => {
-            if (r.runsCreated || r.runsDispatched || r.catchUps) ctx.logger.debug(r, 'policy scheduler tick');
-          })
-          .catch((err: unknown) => ctx.logger.warn({ err }, 'policy scheduler tick failed'))
-          .finally(() => {
-            running = undefined;
-          });
-      }, intervalMs);
+      stopped = false;
+      timer = setInterval(runTick, intervalMs);
       timer.unref();
+      // A slot due before the first tick (after a restart) starts on time too.
+      armNextDue().catch((err: unknown) =>
+        ctx.logger.warn({ err }, 'policy scheduler: reading the next due slot failed'),
+      );
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      clearTimeout(dueTimer);
       timer = undefined;
       await running;
     },
