@@ -173,7 +173,10 @@ export const policyDeviceResults = pgTable(
     /** Null while the result waits for the device (offline at run time, catch-up at its next check-in). */
     commandId: integer('command_id'),
     commandType: text('command_type'),
-    /** What the command does: update names, a package, or the script's language. */
+    /**
+     * What the command will do (update names, a package, a script), kept while the result
+     * waits without one (offline device, deferral); once queued, the command holds them.
+     */
     args: jsonb('args').$type<Record<string, unknown>>().notNull().default({}),
     /** The patches selected for this device (patch policies). */
     selectedPatches: text('selected_patches')
@@ -196,7 +199,6 @@ export const policyDeviceResults = pgTable(
   (t) => [
     uniqueIndex('policy_device_results_run_device_unique').on(t.runId, t.deviceId),
     index('policy_device_results_device_idx').on(t.deviceId, t.policyId, t.createdAt),
-    index('policy_device_results_command_idx').on(t.commandId),
     index('policy_device_results_open_idx')
       .on(t.status)
       .where(sql`${t.status} in ('pending', 'in_progress')`),

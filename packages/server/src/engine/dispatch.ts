@@ -87,7 +87,15 @@ export async function dispatchRun(
     }
     const carried = { commandType: plan.command.type, args: plan.command.args };
     if (plan.device.isOnline) {
-      results.push({ ...base, ...carried, status: 'pending', message: plan.message, commandId, queuedAt: now });
+      // The arguments travel once, on the command: a 100,000-device run would write them twice.
+      results.push({
+        ...base,
+        commandType: plan.command.type,
+        status: 'pending',
+        message: plan.message,
+        commandId,
+        queuedAt: now,
+      });
       commands.push({
         id: commandId,
         deviceId: plan.device.id,

@@ -327,12 +327,13 @@ export async function setResultCommands(tx: Exec, pairs: { resultId: number; com
 export async function findCommandLink(db: Exec, commandId: number) {
   const rows = await queryRows<{
     type: AgentCommandType;
+    args: AgentCommandArgs;
     policy_result_id: number | null;
     eval_policy_id: number | null;
     organization_id: number;
   }>(
     db as Db,
-    sql`select c.type, c.policy_result_id, e.policy_id as eval_policy_id, c.organization_id
+    sql`select c.type, c.args, c.policy_result_id, e.policy_id as eval_policy_id, c.organization_id
           from ${deviceCommands} c left join policy_evaluations e on e.command_id = c.id
          where c.id = ${commandId}`,
   );

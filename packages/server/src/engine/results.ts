@@ -97,7 +97,7 @@ export async function onPolicyCommandResult(
     if (link.policy_result_id !== null) {
       // The user deferred the run: it waits (pending) and is queued again once the deferral ends.
       if (result.notice?.choice === 'defer') {
-        const deferred = await deferPolicyResult(db, link.policy_result_id, commandId, result.notice, now);
+        const deferred = await deferPolicyResult(db, link.policy_result_id, commandId, link.args, result.notice, now);
         if (deferred) {
           await upsertStandings(db, standingsOf([deferred]), now);
           return 0;
@@ -140,12 +140,20 @@ export async function onPolicyCommandResult(
 }
 
 /** Records a deferral on the result (see notices.ts `deferralOf`); undefined when none applies. */
-async function deferPolicyResult(db: Db, resultId: number, commandId: number, notice: NoticeReport, now: Date) {
+async function deferPolicyResult(
+  db: Db,
+  resultId: number,
+  commandId: number,
+  args: AgentCommandArgs,
+  notice: NoticeReport,
+  now: Date,
+) {
   const current = await findResult(db, resultId);
   // Only the answer to the command the result is waiting for counts.
   if (!current || current.commandId !== commandId) return undefined;
   if (current.status !== 'pending' && current.status !== 'in_progress') return undefined;
-  const deferral = deferralOf(current.args as AgentCommandArgs, notice, now);
+  // The command's arguments: a result keeps its own only while it waits without one.
+  const deferral = deferralOf(args, notice, now);
   return deferral ? deferResult(db, resultId, deferral) : undefined;
 }
 

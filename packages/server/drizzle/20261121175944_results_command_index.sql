@@ -1,0 +1,1 @@
+DROP INDEX "policy_device_results_command_idx";
