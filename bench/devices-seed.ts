@@ -16,7 +16,7 @@ import { hashDeviceToken } from '../packages/server/src/agent-api/agent.service'
 import { replaceInventory } from '../packages/server/src/agent-api/agent.store';
 import { openDb } from '../packages/server/src/db/client';
 import { sql } from 'drizzle-orm';
-import { devices } from '../packages/server/src/db/schema';
+import { deviceDetails, devices } from '../packages/server/src/db/schema';
 import { ensureDefaultGroup } from '../packages/server/src/modules/devices/groups.store';
 
 /** The fleet's seed: device `i` is the simulator's machine `generateMachine(SEED, i)`. */
@@ -102,13 +102,19 @@ export async function seedDevices(
           needsReboot: m.needsReboot,
           inventoryHash: m.index < range.inventoryTo ? null : seededHash(m),
           lastInventoryAt: m.index < range.inventoryTo ? null : now,
-          detail: system,
+          timezone: system.timezone ?? null,
           compliance: complianceOf(m.patches.map((p) => p.severity)),
           pendingPatches: m.patches.length,
           createdAt: new Date(now.getTime() - 86_400_000 * 30 + m.index * 1000),
         };
       });
       const inserted = await db.insert(devices).values(rows).returning({ id: devices.id });
+      await db.insert(deviceDetails).values(
+        inserted.map((row, k) => {
+          const { uptime_s: _u, logged_in_user: _l, ...system } = machines[k]!.system;
+          return { deviceId: row.id, detail: system, updatedAt: now };
+        }),
+      );
       inserted.forEach((row, k) => {
         const machine = machines[k]!;
         if (machine.index < range.inventoryTo) withInventory.push({ id: row.id, machine });

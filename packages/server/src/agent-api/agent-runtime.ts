@@ -171,17 +171,18 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
   const timer = setInterval(() => void flushSeen(), LAST_SEEN_FLUSH_MS);
   timer.unref();
 
-  // PGlite runs no autovacuum daemon, so nothing would ever gather the planner's statistics:
-  // without them it estimates a handful of devices and plans the console's device list as
-  // nested loops over the whole zone (seconds at 100,000 devices instead of milliseconds).
+  // PGlite runs no autovacuum daemon, so nothing would ever gather the planner's statistics
+  // (without them it estimates a handful of devices and plans the console's device list as
+  // nested loops over the whole zone: seconds at 100,000 devices instead of milliseconds) nor
+  // reclaim the row versions check-ins and commands leave behind (every scan would read them).
   let analyzing: Promise<unknown> | undefined;
   const analyze = () => {
     if (closed || analyzing) return;
-    // Only the tables check-ins and the device list plan on: ANALYZE holds PGlite's one
+    // Only the tables check-ins and the device list plan on: VACUUM holds PGlite's one
     // connection, and the inventory tables (millions of rows) would hold it for seconds.
     analyzing = ctx.db
-      .execute(sql`analyze ${devices}, ${deviceCommands}, ${serverGroups}`)
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'analyze failed'))
+      .execute(sql`vacuum (analyze) ${devices}, ${deviceCommands}, ${serverGroups}`)
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'vacuum failed'))
       .finally(() => {
         analyzing = undefined;
       });

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { CommandResultBody, EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
 import { complianceOf } from '@patchwell/core/devices/compliance';
 import type { Db } from '../db/client';
-import { deviceCommands, devicePatches, deviceSoftware, devices } from '../db/schema';
+import { deviceCommands, deviceDetails, devicePatches, deviceSoftware, devices } from '../db/schema';
 import { onPolicyCommandResult } from '../engine/results';
 import type { GroupRow } from '../modules/devices/groups.store';
 
@@ -172,7 +172,9 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
       .set({
         inventoryHash: input.hash,
         lastInventoryAt: now,
-        detail: system,
+        timezone: system.timezone ?? null,
+        ...(system.uptime_s != null ? { uptimeS: system.uptime_s } : {}),
+        ...(system.logged_in_user ? { loggedInUser: system.logged_in_user } : {}),
         hostname: system.hostname,
         osFamily: system.os_family,
         osName: system.os_name,
@@ -183,6 +185,10 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
         compliance: complianceOf(input.patches.map((p) => p.severity)),
       })
       .where(eq(devices.id, deviceId));
+    await tx
+      .insert(deviceDetails)
+      .values({ deviceId, detail: system, updatedAt: now })
+      .onConflictDoUpdate({ target: deviceDetails.deviceId, set: { detail: system, updatedAt: now } });
     return true;
   });
 }
@@ -245,8 +251,8 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
       needs_reboot = coalesce(v.needs_reboot, d.needs_reboot),
       ip_addrs = coalesce(v.ip_addrs, d.ip_addrs),
       ip_addrs_private = coalesce(v.ip_addrs_private, d.ip_addrs_private),
-      detail = case when v.uptime_s is null and v.logged_in_user is null then d.detail
-                    else coalesce(d.detail, '{}'::jsonb) || jsonb_strip_nulls(jsonb_build_object('uptime_s', v.uptime_s, 'logged_in_user', v.logged_in_user)) end
+      uptime_s = coalesce(v.uptime_s, d.uptime_s),
+      logged_in_user = coalesce(v.logged_in_user, d.logged_in_user)
     from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
       id int, at timestamptz, needs_reboot boolean, ip_addrs text[], ip_addrs_private text[], uptime_s bigint, logged_in_user text)
     where d.id = v.id`);

@@ -89,7 +89,7 @@ describe('POST /api/agent/v1/checkin', () => {
     expect(row!.needsReboot).toBe(true);
     expect(row!.ipAddrs).toEqual(['203.0.113.9']);
     expect(row!.ipAddrsPrivate).toEqual(['10.1.2.3']);
-    expect(row!.detail).toMatchObject({ uptime_s: 42 });
+    expect(row!.uptimeS).toBe(42);
   });
 
   it('asks for the inventory until the server has the agent’s hash', async () => {
@@ -178,6 +178,12 @@ describe('PUT /api/agent/v1/inventory', () => {
     expect((await agentCall(t, d.token, 'PUT', '/inventory', next)).status).toBe(204);
     const again = await zoneA.admin.get(`/api/servers/${d.id}?o=${zoneA.zone.id}`);
     expect(again.body).toMatchObject({ package_count: 1, pending_patches: 0, compliance: 'compliant' });
+
+    // Check-ins carry fresher uptime and user than the inventory; the device page shows theirs.
+    await checkinAs(t, d.token, { status: { uptime_s: 7777, logged_in_user: 'ada' } });
+    await afterLastSeenFlush();
+    const fresh = await zoneA.admin.get(`/api/servers/${d.id}?o=${zoneA.zone.id}`);
+    expect(fresh.body.detail).toMatchObject({ cpu: 'Test CPU', uptime_s: 7777, logged_in_user: 'ada' });
   });
 
   it('refuses more than 20,000 software rows', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -375,8 +376,12 @@ export const devices = pgTable(
     needsReboot: boolean('needs_reboot').notNull().default(false),
     inventoryHash: text('inventory_hash'),
     lastInventoryAt: tstz('last_inventory_at'),
-    /** The inventory's system part (CPU, RAM, disks, NICs…), plus uptime and user from check-ins. */
-    detail: jsonb('detail').$type<Partial<InventorySystem>>(),
+    /** IANA timezone the device reported (local-time policies run in it); null until its first inventory. */
+    timezone: text('timezone'),
+    /** Seconds since boot, from the last check-in. */
+    uptimeS: bigint('uptime_s', { mode: 'number' }),
+    /** The signed-in user, from the last check-in. */
+    loggedInUser: text('logged_in_user'),
     removedAt: tstz('removed_at'),
     compliance: text('compliance').$type<Compliance>().notNull().default('compliant'),
     pendingPatches: integer('pending_patches').notNull().default(0),
@@ -385,7 +390,6 @@ export const devices = pgTable(
   (t) => [
     uniqueIndex('devices_org_machine_unique').on(t.organizationId, t.machineId),
     uniqueIndex('devices_token_hash_unique').on(t.tokenHash),
-    index('devices_org_last_seen_idx').on(t.organizationId, t.lastSeenAt),
     index('devices_org_name_idx').on(t.organizationId, sql`lower(coalesce(${t.customName}, ${t.hostname}))`),
     index('devices_org_hostname_idx').on(t.organizationId, sql`lower(${t.hostname})`),
     index('devices_org_created_idx').on(t.organizationId, t.createdAt),
@@ -393,6 +397,19 @@ export const devices = pgTable(
     index('devices_tags_idx').using('gin', t.tags),
   ],
 );
+
+/**
+ * The inventory's system part (CPU, RAM, disks, NICs…), read only by the device's own page.
+ * Kept out of `devices` so the rows every list, count and check-in touch stay narrow: with it
+ * inline, counting a 100,000-device zone read 180 MB.
+ */
+export const deviceDetails = pgTable('device_details', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  detail: jsonb('detail').$type<Partial<InventorySystem>>().notNull(),
+  updatedAt: tstz('updated_at').notNull(),
+});
 
 /** Installed software of a device, replaced whole with each inventory. */
 export const deviceSoftware = pgTable(

@@ -104,7 +104,7 @@ export async function deviceTimezonesByZone(db: Exec, zoneIds: number[]): Promis
   if (!zoneIds.length) return [];
   const rows = await queryRows<{ zone_id: number; tz: string }>(
     db as Db,
-    sql`select distinct ${devices.organizationId} as zone_id, coalesce(${devices.detail}->>'timezone', 'UTC') as tz
+    sql`select distinct ${devices.organizationId} as zone_id, coalesce(${devices.timezone}, 'UTC') as tz
           from ${devices}
          where ${devices.organizationId} = any(${sql.param(zoneIds)}::int[]) and ${devices.removedAt} is null`,
   );
@@ -182,9 +182,8 @@ export type CandidateDevice = {
 
 /**
  * The zone's live devices in `groupIds` (and among `ids`, when given), whether online, and,
- * unless `withTimezone` is false, their timezone: it lives in the inventory's `detail`
- * document, whose reading is most of this query's cost over a large zone, and only
- * policies run in each device's local time need it.
+ * unless `withTimezone` is false, their timezone (only policies run in each device's local
+ * time need it).
  */
 export async function findCandidateDevices(
   db: Exec,
@@ -203,8 +202,7 @@ export async function findCandidateDevices(
       osName: devices.osName,
       osVersion: devices.osVersion,
       groupId: devices.groupId,
-      timezone:
-        options.withTimezone === false ? sql<null>`null` : sql<string>`coalesce(${devices.detail}->>'timezone', 'UTC')`,
+      timezone: options.withTimezone === false ? sql<null>`null` : sql<string>`coalesce(${devices.timezone}, 'UTC')`,
       isOnline: onlineAt(options.now),
     })
     .from(devices)

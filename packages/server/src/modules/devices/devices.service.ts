@@ -28,6 +28,7 @@ import { getAccessKey } from '../zones/zone-settings.service';
 import {
   changeTags,
   countPackages,
+  findDeviceDetail,
   dashboardCounts,
   findCommands,
   findDevice,
@@ -166,13 +167,19 @@ async function deviceOr404(ctx: Ctx, zoneId: number, id: number): Promise<Device
 export async function getDevice(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<DeviceDetail> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
   const device = await deviceOr404(ctx, zone.id, id);
-  const [packageCount, commands] = await Promise.all([
+  const [packageCount, commands, detail] = await Promise.all([
     countPackages(ctx.db, device.id),
     findCommands(ctx.db, zone.id, device.id, { offset: 0, limit: 20 }),
+    findDeviceDetail(ctx.db, device.id),
   ]);
   return {
     ...toDevice(device),
-    detail: device.detail ?? null,
+    // Uptime and the signed-in user come with every check-in, fresher than the inventory's.
+    detail: detail && {
+      ...detail,
+      ...(device.uptimeS !== null ? { uptime_s: device.uptimeS } : {}),
+      ...(device.loggedInUser !== null ? { logged_in_user: device.loggedInUser } : {}),
+    },
     notes: device.notes,
     package_count: packageCount,
     last_inventory_at: device.lastInventoryAt?.toISOString() ?? null,

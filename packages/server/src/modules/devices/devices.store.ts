@@ -3,9 +3,10 @@ import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
 import type { AgentCommandArgs, AgentCommandType, OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { deviceCommands, devicePatches, deviceSoftware, devices, serverGroups } from '../../db/schema';
+import { deviceCommands, deviceDetails, devicePatches, deviceSoftware, devices, serverGroups } from '../../db/schema';
 
 export type DeviceRow = typeof devices.$inferSelect;
+export type DeviceDetailRow = typeof deviceDetails.$inferSelect.detail;
 export type DeviceListRow = DeviceRow & { groupName: string; isOnline: boolean };
 export type CommandRow = typeof deviceCommands.$inferSelect;
 
@@ -133,6 +134,16 @@ export async function findDevice(db: Db, zoneId: number, id: number, now: Date):
     .where(and(eq(devices.organizationId, zoneId), eq(devices.id, id), isNull(devices.removedAt)))
     .limit(1);
   return row ? { ...row.device, groupName: row.groupName, isOnline: Boolean(row.isOnline) } : undefined;
+}
+
+/** The device's system details from its last inventory, or null before its first. */
+export async function findDeviceDetail(db: Db, deviceId: number): Promise<DeviceDetailRow | null> {
+  const [row] = await db
+    .select({ detail: deviceDetails.detail })
+    .from(deviceDetails)
+    .where(eq(deviceDetails.deviceId, deviceId))
+    .limit(1);
+  return row?.detail ?? null;
 }
 
 export async function countPackages(db: Db, deviceId: number): Promise<number> {

@@ -167,7 +167,7 @@ export async function listDevicePolicies(ctx: PoliciesCtx, authz: Authz, o: numb
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
   const device = await findDevice(ctx.db, zone.id, deviceId, ctx.clock.now());
   if (!device) throw notFound();
-  const tz = device.detail?.timezone ?? 'UTC';
+  const tz = device.timezone ?? 'UTC';
   const name = device.customName || device.hostname;
   const rows = await findDevicePolicies(ctx.db, zone.id, device.id, tz);
   const data = rows.map((r) => ({
