@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -54,6 +55,9 @@ async function migratePostgres(url: string): Promise<void> {
   }
 }
 
+/** The extensions the migrations create: `pg_trgm` for the device search's trigram index. */
+export const PGLITE_OPTIONS: PGliteOptions = { extensions: { pg_trgm } };
+
 /**
  * Opens the configured database and brings its schema up to date: PostgreSQL when
  * `databaseUrl` is set, otherwise PGlite in `pgliteDataDir` (or in memory for `memory://`).
@@ -61,7 +65,7 @@ async function migratePostgres(url: string): Promise<void> {
  */
 export async function openDb(config: { databaseUrl?: string; pgliteDataDir: string }): Promise<DbHandle> {
   if (config.databaseUrl) return usePostgres(config.databaseUrl);
-  if (config.pgliteDataDir === 'memory://') return usePglite(await PGlite.create());
+  if (config.pgliteDataDir === 'memory://') return usePglite(await PGlite.create(PGLITE_OPTIONS));
   await mkdir(config.pgliteDataDir, { recursive: true });
-  return usePglite(await PGlite.create(config.pgliteDataDir));
+  return usePglite(await PGlite.create(config.pgliteDataDir, PGLITE_OPTIONS));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { usePglite, usePostgres, type DbHandle } from '../db/client';
+import { PGLITE_OPTIONS, usePglite, usePostgres, type DbHandle } from '../db/client';
 
 /**
  * A fresh, migrated database for one test file.
@@ -21,7 +21,7 @@ export type TestDbHandle = DbHandle & { url?: string };
 let base: Promise<PGlite> | undefined;
 
 async function migratedBase(): Promise<PGlite> {
-  const client = await PGlite.create();
+  const client = await PGlite.create(PGLITE_OPTIONS);
   await usePglite(client); // migrates; the handle is not kept, the base lives for the worker
   return client;
 }

@@ -54,9 +54,11 @@ function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
   }
   const search = f.search?.trim();
   if (search) {
-    const pattern = `%${likeEscape(search)}%`;
+    // Name, hostname and addresses as one lower-case text, the expression the trigram index
+    // `devices_search_trgm_idx` is built on (migration 20261121181747_device_search_trigram).
+    const pattern = `%${likeEscape(search.toLowerCase())}%`;
     parts.push(
-      sql`(${ilike(devices.hostname, pattern)} or ${ilike(devices.customName, pattern)} or array_to_string(${devices.ipAddrs} || ${devices.ipAddrsPrivate}, ' ') ilike ${pattern})`,
+      sql`device_search_text(${devices.customName}, ${devices.hostname}, ${devices.ipAddrs}, ${devices.ipAddrsPrivate}) like ${pattern}`,
     );
   }
   return and(...parts)!;
