@@ -40,21 +40,14 @@ test.describe('policy approval and cloning', () => {
     test.setTimeout(180_000);
     await signIn(page);
     const o = await expectShell(page);
-    // A simulated device with patches, in a group of its own.
-    const device = await expect
-      .poll(
-        async () =>
-          (await api<{ data: DeviceRow[] }>(page, `/api/servers?o=${o}&limit=100`)).data.find(
-            (d) => d.connected && d.pending_patches > 1 && d.hostname !== os.hostname(),
-          )?.id ?? 0,
-        { timeout: 30_000 },
-      )
-      .toBeGreaterThan(0)
-      .then(async () =>
-        (await api<{ data: DeviceRow[] }>(page, `/api/servers?o=${o}&limit=100`)).data.find(
-          (d) => d.connected && d.pending_patches > 1 && d.hostname !== os.hostname(),
-        )!,
-      );
+    // A simulated device with patches, in a group of its own: the last of the list, which
+    // the other journeys (the first devices) leave alone.
+    const candidate = async () =>
+      (await api<{ data: DeviceRow[] }>(page, `/api/servers?o=${o}&limit=100`)).data
+        .filter((d) => d.connected && d.pending_patches > 1 && d.hostname !== os.hostname())
+        .at(-1);
+    await expect.poll(async () => (await candidate())?.id ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
+    const device = (await candidate())!;
     const groupId = await newGroup(page, o, `E2E Approval ${Date.now()}`);
     await moveToGroup(page, o, [device.id], groupId);
     const name = `E2E manual approval ${Date.now()}`;
@@ -72,7 +65,7 @@ test.describe('policy approval and cloning', () => {
     const chosen = waiting.pending[0]!.software;
 
     await page.goto(`/console/policy-manual-approval?o=${o}`);
-    await expect(page.getByRole('heading', { name: 'Manual Approval' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Manual Approval' })).toBeVisible();
     const section = page.getByRole('region', { name });
     await expect(section.getByRole('row')).toHaveCount(waiting.pending.length + 1);
     await section

@@ -1,6 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, banners, organizations, userZoneRoles, users } from '../../db/schema';
+import { accounts, banners, featureFlags, organizations, userZoneRoles, users } from '../../db/schema';
 
 export async function countAccounts(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(accounts);
@@ -38,6 +38,12 @@ export async function insertZoneRole(db: Db, row: typeof userZoneRoles.$inferIns
 
 export async function insertBanner(db: Db, row: typeof banners.$inferInsert): Promise<void> {
   await db.insert(banners).values(row);
+}
+
+/** Turns feature flags on for a whole account. */
+export async function enableAccountFeatures(db: Db, accountId: number, names: string[]): Promise<void> {
+  if (!names.length) return;
+  await db.insert(featureFlags).values(names.map((name) => ({ accountId, organizationId: null, name, enabled: true })));
 }
 
 /** Password hash and status of a user by e-mail (start-up checks the demo sign-in still works). */

@@ -76,6 +76,7 @@ describe('start-up bootstrap', () => {
         const { res, cookie } = await t.signIn(DEMO_ADMIN_EMAIL, DEMO_PASSWORD);
         const admin = ZProfile.parse(await bodyOf(res));
         expect(admin.is_global_admin).toBe(true);
+        expect(admin.features).toMatchObject({ clone_policy: true, global_devices_table: true, remote_control: false });
         expect(admin.orgs.map((o) => o.name)).toEqual(['Cloud Servers', 'Headquarters', 'Retail Stores']);
         const trial = admin.orgs.find((o) => o.trial_end_time !== null)!;
         expect(trial.trial_expired).toBe(false);

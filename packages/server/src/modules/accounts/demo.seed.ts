@@ -1,8 +1,9 @@
 import { ONE_DAY_MS } from '@patchwell/core/constants';
+import type { FeatureFlag } from '@patchwell/core/shell/flags';
 import type { Db } from '../../db/client';
 import { hashPassword } from '../auth/passwords';
 import { createAccountWithAdmin } from './accounts.service';
-import { insertBanner, insertUser, insertZone, insertZoneRole } from './accounts.store';
+import { enableAccountFeatures, insertBanner, insertUser, insertZone, insertZoneRole } from './accounts.store';
 
 /** The demo's sign-in, printed at start-up. Public on purpose: the demo is for trying things out. */
 export const DEMO_ADMIN_EMAIL = 'demo@patchwell.local';
@@ -10,6 +11,9 @@ export const DEMO_PASSWORD = 'patchwell-demo-2026';
 
 export const DEMO_WELCOME_BANNER =
   'Welcome to the Patchwell demo. Everything here is sample data, so explore zones, users and roles freely.';
+
+/** Flags turned on for the demo account: cloning policies, and the devices of every zone in one table. */
+export const DEMO_FEATURES: FeatureFlag[] = ['clone_policy', 'global_devices_table'];
 
 /** Other demo users: one per kind of access worth trying (role ids of core/zones/roles.ts). */
 const DEMO_USERS = [
@@ -86,4 +90,6 @@ export async function seedDemo(tx: Db, now: Date): Promise<void> {
     }
   }
   await insertBanner(tx, { message: DEMO_WELCOME_BANNER, messagetype: 'info', startsAt: now, endsAt: null });
+  // The demo shows what is built behind a flag that is off by default elsewhere.
+  await enableAccountFeatures(tx, account.id, DEMO_FEATURES);
 }
