@@ -179,6 +179,16 @@ describe('running a policy now', () => {
       status: 0,
     });
   });
+
+  it('closes a run when its last result arrives, without waiting for a tick', async () => {
+    const policy = await createPolicy(patchPolicyBody([z.defaultGroupId], { patch_rule: 'all' }, { name: 'At once' }));
+    const run = await runNow(policy.id, { action: 'remediateServer', serverId: alpha.id });
+    expect(run.status).toBe('queued');
+    const [command] = await commandsOf(t, alpha);
+    await postResult(t, alpha, command!.id, { status: 'success', exit_code: 0 });
+    const final = await z.admin.get(`/api/policies/${policy.id}/runs/${run.id}?o=${z.o}`);
+    expect(final.body).toMatchObject({ status: 'completed', results: { success: 1, pending: 0 } });
+  });
 });
 
 describe('required software and worklets', () => {

@@ -259,8 +259,26 @@ export type SyncedResult = Pick<
   'id' | 'runId' | 'policyId' | 'organizationId' | 'deviceId' | 'status' | 'createdAt'
 >;
 
-/** Recounts open runs from their results and moves them on (queued → running → completed | error | timeout). */
-export async function refreshOpenRuns(db: Exec, now: Date): Promise<number> {
+/**
+ * Recounts open runs from their results and moves them on (queued → running → completed |
+ * error | timeout): all of them (the scheduler's tick), or one run, and with `onlyWhenDone`
+ * only once none of its results is open (a result just finished).
+ */
+export async function refreshOpenRuns(
+  db: Exec,
+  now: Date,
+  runId?: number,
+  options: { onlyWhenDone?: boolean } = {},
+): Promise<number> {
+  if (runId !== undefined && options.onlyWhenDone) {
+    const open = await queryRows<{ one: number }>(
+      db as Db,
+      sql`select 1 as one from ${policyDeviceResults}
+           where run_id = ${runId} and status in ('pending', 'in_progress') limit 1`,
+    );
+    if (open.length) return 0;
+  }
+  const onlyRun = runId === undefined ? sql`` : sql` and id = ${runId}`;
   const rows = await queryRows<{ id: number }>(
     db as Db,
     sql`with counts as (
@@ -272,7 +290,7 @@ export async function refreshOpenRuns(db: Exec, now: Date): Promise<number> {
                  count(*) filter (where r.status in ('pending', 'in_progress')) as open,
                  count(*) filter (where r.status <> 'pending' and r.command_type is not null) as started
             from ${policyDeviceResults} r
-           where r.run_id in (select id from ${policyRuns} where status in ('queued', 'running'))
+           where r.run_id in (select id from ${policyRuns} where status in ('queued', 'running')${onlyRun})
            group by r.run_id)
         update ${policyRuns} p set
           device_count = c.total, success_count = c.ok, error_count = c.failed + c.late, pending_count = c.open,

@@ -15,6 +15,7 @@ import {
   insertCommandRows,
   lockCatchUps,
   recordEvaluation,
+  refreshOpenRuns,
   setResultCommands,
   syncResultsFromCommands,
   upsertStandings,
@@ -110,7 +111,11 @@ export async function onPolicyCommandResult(
         stderrTail: result.stderr_tail ?? null,
         finishedAt: now,
       });
-      if (row) await upsertStandings(db, standingsOf([row]), now);
+      if (row) {
+        // The run's last open result closes the run now, not at the scheduler's next tick.
+        await refreshOpenRuns(db, now, row.runId, { onlyWhenDone: true });
+        await upsertStandings(db, standingsOf([row]), now);
+      }
       const said = row && outcomeMessage(result);
       if (said) await appendResultMessage(db, row.id, said);
       // As the family does, a worklet is evaluated again after its remediation ran.
