@@ -6,6 +6,7 @@ import type { AgentCommand, Patch } from '../protocol.js';
 import { createFakePlatform } from '../test/fake-platform.js';
 import { createFakeRunner, type FakeAnswer, type FakeRule } from '../test/fake-runner.js';
 import { executeCommand } from './executor.js';
+import { rebootWhenDue, type PendingReboot } from './notices.js';
 
 /**
  * The executor with notices: a fake Linux machine (its processes answered by rules) with the
@@ -168,5 +169,54 @@ describe('executeCommand with a notice', () => {
     expect(result.status).toBe('error');
     expect(result.notice).toBeUndefined();
     expect(run.calls).toHaveLength(0);
+  });
+});
+
+describe('a restart the user defers', () => {
+  const restartNotice = {
+    message: 'Your computer restarts to finish updating.',
+    timeout_min: 15,
+    deferral: { periods_h: [1, 4], remaining: 2, max: 2, auto_defer: false },
+  };
+  const now = () => new Date('2026-11-21T10:00:00.000Z');
+
+  it('is kept by the service with one deferral fewer, asked again when due, and done once they are spent', async () => {
+    // The install runs without a notice; the restart's notice is answered "Defer 4 h", twice.
+    const run = machine({ exitCode: 1, stdout: 'Defer 4 h\n' }, { exitCode: 1, stdout: 'Defer 4 h\n' });
+    const kept: PendingReboot[] = [];
+    const result = await executeCommand(
+      install({ notice: undefined, reboot: { mode: 'auto', notice: restartNotice } }),
+      {
+        ...context(run, true),
+        now,
+        deferReboot: async (pending) => {
+          kept.push(pending);
+        },
+      },
+    );
+    expect(result.reboot).toMatchObject({ outcome: 'scheduled', delay_s: 4 * 3600 });
+    expect(run.lines().some((l) => l.startsWith('echo reboot'))).toBe(false);
+    expect(kept).toEqual([
+      {
+        due_at: '2026-11-21T14:00:00.000Z',
+        reason: 'the policy restarts after every run',
+        notice: { ...restartNotice, deferral: { ...restartNotice.deferral, remaining: 1 } },
+      },
+    ]);
+
+    // Due: the user defers the last time; the next notice offers no deferral.
+    const ctx = { platform: context(run, true).platform, allowChanges: true, run, now };
+    const second = await rebootWhenDue(kept[0]!, ctx);
+    expect(second.report).toMatchObject({ outcome: 'scheduled', delay_s: 4 * 3600 });
+    expect(second.next).toMatchObject({ due_at: '2026-11-21T14:00:00.000Z', notice: { deferral: null } });
+    expect(run.lines().some((l) => l.startsWith('echo reboot'))).toBe(false);
+
+    // Due again: only "Restart now" is offered, and the machine restarts.
+    const last = await rebootWhenDue(second.next!, ctx);
+    expect(last.next).toBeNull();
+    expect(last.report).toMatchObject({ outcome: 'rebooting', delay_s: 60 });
+    expect(run.lines()).toContain('echo reboot 60');
+    const dialogs = run.lines().filter((l) => l.includes('zenity'));
+    expect(dialogs.at(-1)).not.toContain('Defer');
   });
 });

@@ -32,6 +32,8 @@ export type ExecutorContext = {
   now?: () => Date;
   /** The latest inventory's patches (which installed ones need a reboot). */
   knownPatches?: Patch[];
+  /** Keeps a restart the user deferred, to ask again when it is due (the service's state). */
+  deferReboot?: NoticeContext['deferReboot'];
 };
 
 const DEFAULT_TIMEOUT_S = 3600;
@@ -106,6 +108,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     allowChanges: ctx.allowChanges,
     run,
     ...(ctx.knownPatches ? { knownPatches: ctx.knownPatches } : {}),
+    ...(ctx.deferReboot ? { deferReboot: ctx.deferReboot } : {}),
+    ...(ctx.now ? { now: ctx.now } : {}),
   };
   // The user deferred: nothing runs; the server queues the command again after the deferral.
   const deferred = (notice: NoticeReport): CommandResult => ({

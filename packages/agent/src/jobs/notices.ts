@@ -14,13 +14,45 @@ const REBOOT_DELAY_S = 60;
 /** A notice is never cut below this, even late in the command's time. */
 const NOTICE_MIN_S = 30;
 
+/** A restart the user deferred: asked again at `due_at` with `notice` (its deferrals already counted down). */
+export type PendingReboot = { due_at: string; reason: string; notice: CommandNotice };
+
 export type NoticeContext = {
   platform: Platform;
   allowChanges: boolean;
   run: ProcessRunner;
   /** The latest inventory's patches, to know which installed ones need a reboot. */
   knownPatches?: Patch[];
+  /**
+   * Keeps a deferred restart (the service saves it in its state and asks again when it is
+   * due). Without it (`run --once`), a deferred restart is left to the OS's scheduler.
+   */
+  deferReboot?: (pending: PendingReboot) => Promise<void>;
+  now?: () => Date;
 };
+
+/** The notice to show next time: one deferral fewer, and none once they are spent. */
+function countedDown(notice: CommandNotice): CommandNotice {
+  const deferral = notice.deferral;
+  if (!deferral) return notice;
+  return { ...notice, deferral: deferral.remaining > 1 ? { ...deferral, remaining: deferral.remaining - 1 } : null };
+}
+
+/** Restarts after `delayS` (only with --allow-changes); the report says what happened. */
+async function restart(ctx: NoticeContext, report: RebootReport, delayS: number): Promise<RebootReport> {
+  const spec = ctx.platform.rebootCommand(delayS);
+  if (!ctx.allowChanges) return { ...report, simulated: true };
+  const out = await ctx.run(spec, { timeoutMs: 30_000 });
+  if (out.spawnError || out.exitCode !== 0) {
+    const error = (out.spawnError ?? out.stderr.trim()) || `exit ${out.exitCode}`;
+    return {
+      outcome: 'none',
+      reason: `${report.reason}, but the restart failed: ${error}`,
+      ...(report.notice ? { notice: report.notice } : {}),
+    };
+  }
+  return report;
+}
 
 function notifierOf(platform: Platform): Notifier {
   return platform.notifier ?? unavailableNotifier;
@@ -75,7 +107,9 @@ async function needsReboot(cmd: AgentCommand, ctx: NoticeContext): Promise<strin
 /**
  * After a successful run: `auto` reboots, `when_needed` reboots when needed, `notify` shows
  * the pending-reboot notice when needed. A reboot notice with a deferral lets the user push
- * the reboot back by one period (the OS schedules it). `remainingS` is the command's time left.
+ * the reboot back by one period, as many times as the policy allows: the service keeps the
+ * deferred restart and asks again when it is due ({@link rebootWhenDue}); without the service
+ * the OS schedules it. `remainingS` is the command's time left.
  */
 export async function rebootAfterRun(
   cmd: AgentCommand,
@@ -101,12 +135,37 @@ export async function rebootAfterRun(
     reason: why,
     ...(notice ? { notice } : {}),
   };
-  const spec = ctx.platform.rebootCommand(delayS);
-  if (!ctx.allowChanges) return { ...report, simulated: true };
-  const out = await ctx.run(spec, { timeoutMs: 30_000 });
-  if (out.spawnError || out.exitCode !== 0) {
-    const error = (out.spawnError ?? out.stderr.trim()) || `exit ${out.exitCode}`;
-    return { outcome: 'none', reason: `${why}, but the restart failed: ${error}`, ...(notice ? { notice } : {}) };
+  if (deferred && reboot.notice && ctx.deferReboot) {
+    // The service asks again when the deferral ends, with one deferral fewer.
+    const now = ctx.now?.() ?? new Date();
+    await ctx.deferReboot({
+      due_at: new Date(now.getTime() + deferred * 1000).toISOString(),
+      reason: why,
+      notice: countedDown(reboot.notice),
+    });
+    return report;
   }
-  return report;
+  return restart(ctx, report, delayS);
+}
+
+/**
+ * A deferred restart that is due: the notice again (with the deferrals left), then either a
+ * further deferral (returned, to be kept) or the restart. A notice nobody can see restarts.
+ */
+export async function rebootWhenDue(
+  pending: PendingReboot,
+  ctx: NoticeContext,
+): Promise<{ next: PendingReboot | null; report: RebootReport }> {
+  const notice = await showNotice(ctx.platform, pending.notice, pending.notice.timeout_min * 60, 'Restart now');
+  if (notice.choice === 'defer' && notice.defer_h && pending.notice.deferral) {
+    const now = ctx.now?.() ?? new Date();
+    const next = {
+      due_at: new Date(now.getTime() + notice.defer_h * 3600_000).toISOString(),
+      reason: pending.reason,
+      notice: countedDown(pending.notice),
+    };
+    return { next, report: { outcome: 'scheduled', delay_s: notice.defer_h * 3600, reason: pending.reason, notice } };
+  }
+  const report: RebootReport = { outcome: 'rebooting', delay_s: REBOOT_DELAY_S, reason: pending.reason, notice };
+  return { next: null, report: await restart(ctx, report, REBOOT_DELAY_S) };
 }

@@ -6,7 +6,8 @@
 import { AgentApiError, NetworkError, type AgentApi } from '../api/client.js';
 import { executeCommand, postResult } from '../jobs/executor.js';
 import { collectInventory } from '../jobs/inventory.js';
-import type { ProcessRunner } from '../jobs/process.js';
+import { rebootWhenDue } from '../jobs/notices.js';
+import { runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { Platform } from '../platform/platform.js';
 import type { CommandResult, Inventory } from '../protocol.js';
 import { writeState, type AgentState } from '../state/state.js';
@@ -68,6 +69,21 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
   const unsent: { id: number; result: CommandResult }[] = [];
   let attempt = 0;
 
+  // A restart the user deferred is asked again once due: deferred further (while the policy
+  // allows) or done. Kept in the state file, so a restart of the agent does not forget it.
+  const restartWhenDue = async () => {
+    const pending = state.pending_reboot;
+    if (!pending || Date.parse(pending.due_at) > Date.now()) return;
+    const { next, report } = await rebootWhenDue(pending, { platform, allowChanges, run: options.run ?? runProcess });
+    state = { ...state, pending_reboot: next };
+    await save();
+    log(
+      next
+        ? `restart deferred again until ${next.due_at}`
+        : `deferred restart: ${report.outcome}${report.simulated ? ' (simulation: no --allow-changes)' : ''}`,
+    );
+  };
+
   const sendInventory = async (inv: Inventory) => {
     await api.putInventory(inv);
     sentHash = inv.hash;
@@ -112,6 +128,11 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
           allowChanges,
           ...(options.run ? { run: options.run } : {}),
           knownPatches: inventory.patches,
+          deferReboot: async (pending) => {
+            state = { ...state, pending_reboot: pending };
+            await save();
+            log(`restart deferred by the user until ${pending.due_at}`);
+          },
           onInventory: (inv, sent) => {
             inventory = inv;
             inventoryAt = Date.now();
@@ -128,6 +149,7 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
         }
       }
       if (inventory.hash !== sentHash) await sendInventory(inventory);
+      await restartWhenDue();
 
       if (options.once) {
         if (unsent.length > 0) return 'unreachable';

@@ -6,6 +6,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { PendingReboot } from '../jobs/notices.js';
 
 export type AgentState = {
   server: string;
@@ -18,6 +19,8 @@ export type AgentState = {
   enrolled_at: string;
   last_checkin_at?: string | null;
   inventory_hash?: string | null;
+  /** A restart the user deferred: the service asks again at its `due_at`. */
+  pending_reboot?: PendingReboot | null;
 };
 
 /** /var/lib/patchwell-agent/state.json for root, ~/.patchwell-agent/state.json otherwise. */
