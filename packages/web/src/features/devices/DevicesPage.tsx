@@ -101,13 +101,9 @@ export function DevicesPage() {
               resetKey={queryKey}
             />
           )}
-          {devices.data && rows.length === 0 && (
-            <Text size="sm" c="dimmed">
-              {T.noMatch}
-            </Text>
-          )}
           {devices.data && (
             <TablePager
+              empty={rows.length === 0 ? T.noMatch : null}
               page={query.page}
               limit={query.limit}
               total={total}

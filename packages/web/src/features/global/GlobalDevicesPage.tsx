@@ -1,4 +1,4 @@
-import { Anchor, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Loader, Stack, Table, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
@@ -115,13 +115,9 @@ export function GlobalDevicesPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {devices.data && rows.length === 0 && (
-        <Text size="sm" c="dimmed">
-          {query.filters.search ? T.noMatch : T.empty}
-        </Text>
-      )}
       {devices.data && (
         <TablePager
+          empty={rows.length === 0 ? (query.filters.search ? T.noMatch : T.empty) : null}
           page={query.page}
           limit={query.limit}
           total={devices.data.size}

@@ -230,13 +230,9 @@ export function PoliciesPage() {
               </Table>
             </Table.ScrollContainer>
           )}
-          {policies.data && rows.length === 0 && (
-            <Text size="sm" c="dimmed">
-              {T.noMatch}
-            </Text>
-          )}
           {policies.data && (
             <TablePager
+              empty={rows.length === 0 ? T.noMatch : null}
               page={query.page}
               limit={query.limit}
               total={total}

@@ -1,5 +1,5 @@
 import { DEBOUNCE_MS, PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
-import { Badge, Button, Checkbox, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Loader, Stack, Table, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -173,9 +173,15 @@ export function DevicePackages({
           </Table>
         </Table.ScrollContainer>
       )}
-      {packages.data && rows.length === 0 && <Text c="dimmed">{isPatchesView ? T.noPatches : T.noPackages}</Text>}
       {packages.data && (
-        <TablePager page={page} limit={paging.limit} total={packages.data.size} onPage={setPage} onLimit={setLimit} />
+        <TablePager
+          empty={rows.length === 0 ? (isPatchesView ? T.noPatches : T.noPackages) : null}
+          page={page}
+          limit={paging.limit}
+          total={packages.data.size}
+          onPage={setPage}
+          onLimit={setLimit}
+        />
       )}
     </Stack>
   );
