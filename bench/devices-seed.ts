@@ -83,7 +83,6 @@ export async function seedDevices(
       const rows = machines.map((m) => {
         // Nine in ten checked in within the last two minutes (online); the rest days ago.
         const ago = m.index % 10 === 9 ? 86_400_000 * (1 + (m.index % 7)) : (m.index * 7919) % 120_000;
-        const { uptime_s: _u, logged_in_user: _l, ...system } = m.system;
         return {
           organizationId: zoneId,
           groupId: group.id,
@@ -102,19 +101,19 @@ export async function seedDevices(
           needsReboot: m.needsReboot,
           inventoryHash: m.index < range.inventoryTo ? null : seededHash(m),
           lastInventoryAt: m.index < range.inventoryTo ? null : now,
-          timezone: system.timezone ?? null,
+          // What replaceInventory writes: the details (below), and these columns from them.
+          timezone: m.system.timezone ?? null,
+          uptimeS: m.system.uptime_s ?? null,
+          loggedInUser: m.system.logged_in_user ?? null,
           compliance: complianceOf(m.patches.map((p) => p.severity)),
           pendingPatches: m.patches.length,
           createdAt: new Date(now.getTime() - 86_400_000 * 30 + m.index * 1000),
         };
       });
       const inserted = await db.insert(devices).values(rows).returning({ id: devices.id });
-      await db.insert(deviceDetails).values(
-        inserted.map((row, k) => {
-          const { uptime_s: _u, logged_in_user: _l, ...system } = machines[k]!.system;
-          return { deviceId: row.id, detail: system, updatedAt: now };
-        }),
-      );
+      await db
+        .insert(deviceDetails)
+        .values(inserted.map((row, k) => ({ deviceId: row.id, detail: machines[k]!.system, updatedAt: now })));
       inserted.forEach((row, k) => {
         const machine = machines[k]!;
         if (machine.index < range.inventoryTo) withInventory.push({ id: row.id, machine });

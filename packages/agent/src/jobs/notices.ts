@@ -4,6 +4,7 @@
  * are shown even without --allow-changes (they change nothing); a reboot only happens with it.
  */
 import type { CommandNotice, NoticeReport, RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
+import { carriesNotices } from '@patchwell/core/agent/notices';
 import { unavailableNotifier, deferralHint, reportOf, type Notifier } from '../notify/notifier.js';
 import type { Platform } from '../platform/platform.js';
 import type { AgentCommand, Patch } from '../protocol.js';
@@ -56,15 +57,6 @@ async function restart(ctx: NoticeContext, report: RebootReport, delayS: number)
 
 function notifierOf(platform: Platform): Notifier {
   return platform.notifier ?? unavailableNotifier;
-}
-
-/** Whether a command is one that notices and reboots apply to. */
-export function carriesNotices(cmd: AgentCommand): boolean {
-  return (
-    cmd.type === 'install_updates' ||
-    cmd.type === 'install_all' ||
-    (cmd.type === 'run_script' && cmd.args.purpose === 'remediate')
-  );
 }
 
 /**

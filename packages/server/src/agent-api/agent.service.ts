@@ -192,7 +192,9 @@ export async function postCommandResult(
   commandId: number,
   body: CommandResultBody,
 ): Promise<void> {
-  const outcome = await recordCommandResult(ctx.db, device.id, commandId, body, ctx.clock.now());
+  const outcome = await recordCommandResult(ctx.db, device.id, commandId, body, ctx.clock.now(), (err) =>
+    ctx.logger.warn({ err, commandId }, 'the policy engine did not apply a command result; its next tick will'),
+  );
   if (outcome.status === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
   // Commands the result led to reach the device's long-poll now, not at its next wake.
   if (outcome.status === 'recorded' && outcome.queued > 0) await ctx.agents.wake([device.id]);

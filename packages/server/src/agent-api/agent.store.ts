@@ -206,6 +206,8 @@ export async function recordCommandResult(
   commandId: number,
   result: CommandResultBody,
   now: Date,
+  /** Told when the policy engine could not apply the result (its next tick repairs it). */
+  onEngineError?: (err: unknown) => void,
 ): Promise<ResultOutcome> {
   const [command] = await db
     .select({ id: deviceCommands.id, status: deviceCommands.status, startedAt: deviceCommands.startedAt })
@@ -228,7 +230,10 @@ export async function recordCommandResult(
     .where(and(eq(deviceCommands.id, commandId), inArray(deviceCommands.status, ['pending', 'in_progress'])))
     .returning({ id: deviceCommands.id });
   if (!updated.length) return { status: 'unchanged' };
-  return { status: 'recorded', queued: await onPolicyCommandResult(db, deviceId, commandId, result, now) };
+  return {
+    status: 'recorded',
+    queued: await onPolicyCommandResult(db, deviceId, commandId, result, now, onEngineError),
+  };
 }
 
 /** One device's coalesced check-in: when, and what its status said. */

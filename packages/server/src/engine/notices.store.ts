@@ -7,19 +7,15 @@ import { chunks, type ResultRow, type Tx } from './engine.store';
 
 type Exec = Db | Tx;
 
-/** One result, whatever its state. */
-export async function findResult(db: Exec, resultId: number): Promise<ResultRow | undefined> {
-  const [row] = await db.select().from(policyDeviceResults).where(eq(policyDeviceResults.id, resultId)).limit(1);
-  return row;
-}
-
 /**
- * Puts an open result back to `pending` without a command until `deferredUntil` (the user
- * deferred the run); the catch-up queues it with `args` then. Returns it when it was open.
+ * Puts an open result still carried out by `commandId` back to `pending` without a command
+ * until `deferredUntil` (the user deferred the run); the catch-up queues it with `args` then.
+ * Returns it when it was (an answer to an older command counts for nothing).
  */
 export async function deferResult(
   db: Exec,
   resultId: number,
+  commandId: number,
   deferral: { args: Record<string, unknown>; deferredUntil: Date; deferralsUsed: number; message: string },
 ): Promise<ResultRow | undefined> {
   const [row] = await db
@@ -33,7 +29,13 @@ export async function deferResult(
       deferralsUsed: deferral.deferralsUsed,
       message: deferral.message,
     })
-    .where(and(eq(policyDeviceResults.id, resultId), inArray(policyDeviceResults.status, ['pending', 'in_progress'])))
+    .where(
+      and(
+        eq(policyDeviceResults.id, resultId),
+        eq(policyDeviceResults.commandId, commandId),
+        inArray(policyDeviceResults.status, ['pending', 'in_progress']),
+      ),
+    )
     .returning();
   return row;
 }

@@ -13,6 +13,7 @@ import {
   rebootModeOf,
   type RebootMode,
 } from '@patchwell/core/policies/policy-configuration.schema';
+import { carriesNotices } from '@patchwell/core/agent/notices';
 import type { PolicyRow, Tx } from './engine.store';
 import type { DevicePlan } from './plans';
 import { findDeferralsUsed } from './notices.store';
@@ -117,8 +118,8 @@ export function runNoticeOf(config: NoticeConfig, osFamily: string, used: number
 /**
  * The reboot behaviour after the run. `notify` shows the pending-reboot notice instead of
  * rebooting; `auto` and `when_needed` show it first only when the policy asks
- * (`notify_deferred_reboot_user`), with its deferral. The agent schedules a deferred reboot
- * itself, so a reboot is deferred once per run.
+ * (`notify_deferred_reboot_user`), with its deferral. The agent counts a deferred restart's
+ * deferrals down itself (it keeps the restart and asks again), so `remaining` starts at the maximum.
  */
 export function rebootOf(config: NoticeConfig, osFamily: string): CommandReboot {
   const mode = rebootModeOf(config);
@@ -152,14 +153,6 @@ export function rebootOf(config: NoticeConfig, osFamily: string): CommandReboot 
   };
 }
 
-/** Whether a planned command is one a notice and a reboot apply to (installing updates, remediating). */
-function carriesNotices(command: DevicePlan['command']): command is NonNullable<DevicePlan['command']> {
-  return (
-    command !== null &&
-    (command.type === 'install_updates' || (command.type === 'run_script' && command.args.purpose === 'remediate'))
-  );
-}
-
 /**
  * Adds `notice` and `reboot` to the planned commands of a patch or worklet policy. Deferrals
  * a device spent on a still-waiting result of this policy carry over to the new run (that
@@ -168,7 +161,7 @@ function carriesNotices(command: DevicePlan['command']): command is NonNullable<
 export async function addNotices(tx: Tx, policy: PolicyRow, plans: DevicePlan[]): Promise<void> {
   if (policy.type !== 'patch' && policy.type !== 'custom') return;
   const config = policy.configuration as NoticeConfig;
-  const planned = plans.filter((p) => carriesNotices(p.command));
+  const planned = plans.filter((p) => p.command !== null && carriesNotices(p.command));
   if (!planned.length) return;
   const used =
     installDeferralsMax(config) === null

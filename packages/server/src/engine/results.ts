@@ -23,7 +23,7 @@ import {
 } from './results.store';
 import { commandTiming } from './commands';
 import { deferralOf, outcomeMessage } from './notices';
-import { appendResultMessage, deferResult, findResult } from './notices.store';
+import { appendResultMessage, deferResult } from './notices.store';
 import { customPolicyScripts, targetsDevice } from './targets';
 
 /**
@@ -82,7 +82,7 @@ function standingsOf(
  * `recordCommandResult` after it wrote the result): finishes the policy result the command
  * carried out (and, after a worklet's successful remediation, queues its evaluation),
  * records a worklet evaluation, or, after a successful scan, queues the evaluations of the
- * device's worklet policies. Never throws: the next tick's
+ * device's worklet policies. Never throws (errors go to `onError`): the next tick's
  * {@link syncResults} repairs anything missed here.
  */
 export async function onPolicyCommandResult(
@@ -91,6 +91,7 @@ export async function onPolicyCommandResult(
   commandId: number,
   result: CommandResultBody,
   now: Date,
+  onError?: (err: unknown) => void,
 ): Promise<number> {
   try {
     const link = await findCommandLink(db, commandId);
@@ -138,13 +139,18 @@ export async function onPolicyCommandResult(
       return await queueEvaluations(db, link.organization_id, deviceId, now);
     }
     return 0;
-  } catch {
-    // Deliberately quiet: the agent's result is already stored, and syncResults copies it later.
+  } catch (err) {
+    // The agent's result is already stored, and the next tick's syncResults copies it: the
+    // agent is not failed for it, but the error is reported.
+    onError?.(err);
     return 0;
   }
 }
 
-/** Records a deferral on the result (see notices.ts `deferralOf`); undefined when none applies. */
+/**
+ * Records a deferral on the result (see notices.ts `deferralOf`) from the command's arguments
+ * (a result keeps its own only while it waits without one); undefined when none applies.
+ */
 async function deferPolicyResult(
   db: Db,
   resultId: number,
@@ -153,13 +159,8 @@ async function deferPolicyResult(
   notice: NoticeReport,
   now: Date,
 ) {
-  const current = await findResult(db, resultId);
-  // Only the answer to the command the result is waiting for counts.
-  if (!current || current.commandId !== commandId) return undefined;
-  if (current.status !== 'pending' && current.status !== 'in_progress') return undefined;
-  // The command's arguments: a result keeps its own only while it waits without one.
   const deferral = deferralOf(args, notice, now);
-  return deferral ? deferResult(db, resultId, deferral) : undefined;
+  return deferral ? deferResult(db, resultId, commandId, deferral) : undefined;
 }
 
 /**
