@@ -1,4 +1,3 @@
-import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,6 +15,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { AppError } from '../../http/errors';
+import { firstFilePart, isTooLarge, registerSingleFileUploads } from '../../http/uploads';
 import { importHosts, listHostImports, removeHostImport } from './host-imports.service';
 
 const tags = ['devices'];
@@ -36,21 +36,17 @@ const tooLarge = () =>
  * sent as `text/csv` or named `*.csv` (browsers on Windows send `.csv` as an Excel type).
  */
 async function readCsvUpload(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) {
-    throw new AppError(
-      'host_imports.not_multipart',
-      415,
-      'Upload the CSV file as multipart/form-data (a form with one file field).',
-    );
-  }
-  let part: MultipartFile | undefined;
+  const part = await firstFilePart(request, {
+    code: 'host_imports',
+    upload: 'the CSV file',
+    choose: 'a CSV file',
+    tooLarge,
+  });
   let file: Buffer;
   try {
-    part = await request.file();
-    if (!part) throw new AppError('host_imports.no_file', 400, 'Choose a CSV file to upload.');
     file = await part.toBuffer();
   } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 413) throw tooLarge();
+    if (isTooLarge(err)) throw tooLarge();
     throw err;
   }
   const isCsv = CSV_TYPES.has(part.mimetype.toLowerCase()) || /\.csv$/i.test(part.filename);
@@ -66,9 +62,7 @@ async function readCsvUpload(request: FastifyRequest): Promise<Buffer> {
  */
 export async function hostImportsRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
   await root.register(async (scope) => {
-    await scope.register(multipart, {
-      limits: { fileSize: HOST_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 50 },
-    });
+    await registerSingleFileUploads(scope, HOST_IMPORT_MAX_BYTES);
     const app = scope.withTypeProvider<ZodTypeProvider>();
 
     app.post(

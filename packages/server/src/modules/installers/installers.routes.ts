@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,7 +6,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
-import { AppError } from '../../http/errors';
+import { firstFilePart, registerSingleFileUploads } from '../../http/uploads';
 import { removeTemporaryRoot } from './installers.files';
 import {
   deleteInstaller,
@@ -26,21 +25,13 @@ const ZInstallerIdParams = z.object({ id: z.string().min(1).max(100) });
 
 /** The request's first file part, streamed (never buffered: installers reach 512 MiB). */
 async function firstFile(request: FastifyRequest, limit: number): Promise<InstallerUpload> {
-  if (!request.isMultipart()) {
-    throw new AppError(
-      'installers.not_multipart',
-      415,
-      'Upload the installer as multipart/form-data (a form with one file field).',
-    );
-  }
-  try {
-    const part = await request.file();
-    if (!part) throw new AppError('installers.no_file', 400, 'Choose an installer file to upload.');
-    return { filename: part.filename, stream: part.file, isTruncated: () => part.file.truncated };
-  } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 413) throw installerTooLarge(limit);
-    throw err;
-  }
+  const part = await firstFilePart(request, {
+    code: 'installers',
+    upload: 'the installer',
+    choose: 'an installer file',
+    tooLarge: () => installerTooLarge(limit),
+  });
+  return { filename: part.filename, stream: part.file, isTruncated: () => part.file.truncated };
 }
 
 /**
@@ -51,10 +42,7 @@ export async function installersRoutes(root: FastifyInstance, ctx: AppContext): 
   const limit = ctx.config.installerMaxBytes;
   root.addHook('onClose', async () => removeTemporaryRoot(ctx.config));
   await root.register(async (scope) => {
-    await scope.register(multipart, {
-      // One file; a few small fields are tolerated (forms often send one), nothing else.
-      limits: { fileSize: limit, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 50 },
-    });
+    await registerSingleFileUploads(scope, limit);
     const app = scope.withTypeProvider<ZodTypeProvider>();
 
     app.post(
