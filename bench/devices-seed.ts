@@ -16,7 +16,8 @@ import { hashDeviceToken } from '../packages/server/src/agent-api/agent.service'
 import { replaceInventory } from '../packages/server/src/agent-api/agent.store';
 import { openDb } from '../packages/server/src/db/client';
 import { sql } from 'drizzle-orm';
-import { deviceDetails, devices } from '../packages/server/src/db/schema';
+import { deviceDetails, devicePresence, devices } from '../packages/server/src/db/schema';
+import { ONLINE_GRACE_S } from '../packages/server/src/modules/devices/presence';
 import { ensureDefaultGroup } from '../packages/server/src/modules/devices/groups.store';
 
 /** The fleet's seed: device `i` is the simulator's machine `generateMachine(SEED, i)`. */
@@ -67,22 +68,17 @@ export async function seedDevices(
     const group = await ensureDefaultGroup(db, zoneId, now);
     const t0 = performance.now();
     const withInventory: { id: number; machine: SimMachine }[] = [];
-    // The simulator seeds each machine from 32 bits, so among 100,000 a pair may come out
-    // the same; the later one gets a machine id of its own (as a cloned VM would re-enrol).
-    const machineIds = new Set<string>();
-    for (let i = 0; i < range.from; i++) machineIds.add(generateMachine(SEED, i).machineId);
     for (let start = range.from; start < range.to; start += ROWS_PER_INSERT) {
       const machines: SimMachine[] = [];
       for (let i = start; i < Math.min(range.to, start + ROWS_PER_INSERT); i++) {
         const m = generateMachine(SEED, i);
-        if (machineIds.has(m.machineId)) m.machineId = `${m.machineId}-${i}`;
-        machineIds.add(m.machineId);
         onMachine(m);
         machines.push(m);
       }
+      // Nine in ten checked in within the last two minutes (online); the rest days ago.
+      const lastSeen = (m: SimMachine) =>
+        new Date(now.getTime() - (m.index % 10 === 9 ? 86_400_000 * (1 + (m.index % 7)) : (m.index * 7919) % 120_000));
       const rows = machines.map((m) => {
-        // Nine in ten checked in within the last two minutes (online); the rest days ago.
-        const ago = m.index % 10 === 9 ? 86_400_000 * (1 + (m.index % 7)) : (m.index * 7919) % 120_000;
         return {
           organizationId: zoneId,
           groupId: group.id,
@@ -97,13 +93,11 @@ export async function seedDevices(
           tokenHash: hashDeviceToken(seededToken(m.index)),
           ipAddrs: [m.ipPublic],
           ipAddrsPrivate: [m.ipPrivate],
-          lastSeenAt: new Date(now.getTime() - ago),
           needsReboot: m.needsReboot,
           inventoryHash: m.index < range.inventoryTo ? null : seededHash(m),
           lastInventoryAt: m.index < range.inventoryTo ? null : now,
           // What replaceInventory writes: the details (below), and these columns from them.
           timezone: m.system.timezone ?? null,
-          uptimeS: m.system.uptime_s ?? null,
           loggedInUser: m.system.logged_in_user ?? null,
           compliance: complianceOf(m.patches.map((p) => p.severity)),
           pendingPatches: m.patches.length,
@@ -114,6 +108,19 @@ export async function seedDevices(
       await db
         .insert(deviceDetails)
         .values(inserted.map((row, k) => ({ deviceId: row.id, detail: machines[k]!.system, updatedAt: now })));
+      // What a check-in writes (agent.store writeLastSeen).
+      await db.insert(devicePresence).values(
+        inserted.map((row, k) => {
+          const at = lastSeen(machines[k]!);
+          return {
+            deviceId: row.id,
+            organizationId: zoneId,
+            lastSeenAt: at,
+            onlineUntil: new Date(at.getTime() + (group.checkinIntervalS + ONLINE_GRACE_S) * 1000),
+            uptimeS: machines[k]!.system.uptime_s ?? null,
+          };
+        }),
+      );
       inserted.forEach((row, k) => {
         const machine = machines[k]!;
         if (machine.index < range.inventoryTo) withInventory.push({ id: row.id, machine });

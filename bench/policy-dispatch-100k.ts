@@ -239,7 +239,7 @@ async function run(kind: string) {
     // nine in ten are online at the due instant.
     const shifted = await openDb(dbConfig);
     await shifted.db.execute(
-      sql`update devices set last_seen_at = last_seen_at + (${due.toISOString()}::timestamptz - ${seededAt.toISOString()}::timestamptz)`,
+      sql`update device_presence set last_seen_at = last_seen_at + (${due.toISOString()}::timestamptz - ${seededAt.toISOString()}::timestamptz), online_until = online_until + (${due.toISOString()}::timestamptz - ${seededAt.toISOString()}::timestamptz)`,
     );
     await shifted.close();
 

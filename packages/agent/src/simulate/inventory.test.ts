@@ -1,7 +1,7 @@
 import { ZInventoryBody } from '@patchwell/core/agent/agent-protocol.schema';
 import { describe, expect, it } from 'vitest';
 import { inventoryHash } from '../jobs/inventory.js';
-import { generateMachine } from './inventory.js';
+import { generateMachine, simMachineId } from './inventory.js';
 import { createRng } from './rng.js';
 
 const fleet = Array.from({ length: 60 }, (_, i) => generateMachine(42, i));
@@ -11,6 +11,12 @@ describe('the simulated inventory', () => {
     expect(generateMachine(42, 7)).toEqual(generateMachine(42, 7));
     expect(generateMachine(42, 7).machineId).not.toBe(generateMachine(43, 7).machineId);
     expect(new Set(fleet.map((m) => m.machineId)).size).toBe(fleet.length);
+  });
+
+  it('gives every machine of a 100,000-device fleet its own id', () => {
+    const ids = new Set(Array.from({ length: 100_000 }, (_, i) => simMachineId(42, i)));
+    expect(ids.size).toBe(100_000);
+    expect(generateMachine(42, 99_999).machineId).toBe(simMachineId(42, 99_999));
   });
 
   it('mixes Windows, macOS and Linux', () => {

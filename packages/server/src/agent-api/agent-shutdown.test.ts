@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { devices } from '../db/schema';
+import { devicePresence } from '../db/schema';
 import { startTestApp, type TestApp } from '../test/app';
 import { buildZoneWithKey, enrollDevice } from '../test/agents';
 
@@ -63,7 +63,10 @@ function longPoll(
 /** Resolves once the check-in reached its handler: the handler records it before waiting. */
 async function untilSeen(app: TestApp, deviceId: number): Promise<void> {
   for (;;) {
-    const [row] = await app.db.select({ at: devices.lastSeenAt }).from(devices).where(eq(devices.id, deviceId));
+    const [row] = await app.db
+      .select({ at: devicePresence.lastSeenAt })
+      .from(devicePresence)
+      .where(eq(devicePresence.deviceId, deviceId));
     if (row?.at) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

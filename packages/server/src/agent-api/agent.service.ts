@@ -133,7 +133,9 @@ export async function checkin(
   const { status } = body;
   ctx.agents.seen({
     id: device.id,
+    organization_id: device.organizationId,
     at: ctx.clock.now().toISOString(),
+    interval_s: device.checkinIntervalS,
     needs_reboot: status.needs_reboot ?? null,
     ip_addrs: status.ip_addrs ?? null,
     ip_addrs_private: status.ip_addrs_private ?? null,

@@ -2,9 +2,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { CommandResultBody, EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
 import { complianceOf } from '@patchwell/core/devices/compliance';
 import type { Db } from '../db/client';
-import { deviceCommands, deviceDetails, devicePatches, deviceSoftware, devices } from '../db/schema';
+import { deviceCommands, deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../db/schema';
 import { onPolicyCommandResult } from '../engine/results';
 import type { GroupRow } from '../modules/devices/groups.store';
+import { ONLINE_GRACE_S } from '../modules/devices/presence';
 
 /** What the token cache keeps of a device: enough to answer a check-in without a query. */
 export type DeviceIdentity = {
@@ -173,7 +174,6 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
         inventoryHash: input.hash,
         lastInventoryAt: now,
         timezone: system.timezone ?? null,
-        ...(system.uptime_s != null ? { uptimeS: system.uptime_s } : {}),
         ...(system.logged_in_user ? { loggedInUser: system.logged_in_user } : {}),
         hostname: system.hostname,
         osFamily: system.os_family,
@@ -239,7 +239,10 @@ export async function recordCommandResult(
 /** One device's coalesced check-in: when, and what its status said. */
 export type SeenEntry = {
   id: number;
+  organization_id: number;
   at: string;
+  /** The check-in interval that check-in's answer gave the agent. */
+  interval_s: number;
   needs_reboot: boolean | null;
   ip_addrs: string[] | null;
   ip_addrs_private: string[] | null;
@@ -247,20 +250,37 @@ export type SeenEntry = {
   logged_in_user: string | null;
 };
 
-/** Writes many check-ins in one UPDATE (last-seen, reboot flag, addresses, uptime, user). */
+/**
+ * Writes many check-ins in two statements: every device's presence row (last seen, online
+ * until, uptime), and, only for the devices whose reboot flag, addresses or user changed,
+ * their device rows. A check-in that changes nothing else leaves the device row as it was,
+ * so the list's indexes over it can be read without the table.
+ */
 export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void> {
   if (!entries.length) return;
+  const values = sql`jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
+      id int, organization_id int, at timestamptz, interval_s int, needs_reboot boolean, ip_addrs text[],
+      ip_addrs_private text[], uptime_s bigint, logged_in_user text)`;
+  await db.execute(sql`
+    insert into ${devicePresence} as p (device_id, organization_id, last_seen_at, online_until, uptime_s)
+      select v.id, v.organization_id, v.at, v.at + make_interval(secs => v.interval_s + ${ONLINE_GRACE_S}), v.uptime_s
+        from ${values}
+    on conflict (device_id) do update set
+      last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at),
+      online_until = case when excluded.last_seen_at >= p.last_seen_at then excluded.online_until else p.online_until end,
+      uptime_s = coalesce(excluded.uptime_s, p.uptime_s)`);
   await db.execute(sql`
     update ${devices} as d set
-      last_seen_at = greatest(d.last_seen_at, v.at),
       needs_reboot = coalesce(v.needs_reboot, d.needs_reboot),
       ip_addrs = coalesce(v.ip_addrs, d.ip_addrs),
       ip_addrs_private = coalesce(v.ip_addrs_private, d.ip_addrs_private),
-      uptime_s = coalesce(v.uptime_s, d.uptime_s),
       logged_in_user = coalesce(v.logged_in_user, d.logged_in_user)
-    from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
-      id int, at timestamptz, needs_reboot boolean, ip_addrs text[], ip_addrs_private text[], uptime_s bigint, logged_in_user text)
-    where d.id = v.id`);
+    from ${values}
+    where d.id = v.id
+      and (d.needs_reboot is distinct from coalesce(v.needs_reboot, d.needs_reboot)
+        or d.ip_addrs is distinct from coalesce(v.ip_addrs, d.ip_addrs)
+        or d.ip_addrs_private is distinct from coalesce(v.ip_addrs_private, d.ip_addrs_private)
+        or d.logged_in_user is distinct from coalesce(v.logged_in_user, d.logged_in_user))`);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceCommands, devices } from '../db/schema';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../db/raw';
+import { deviceCommands, devicePresence, devices } from '../db/schema';
 import { startTestApp, type TestApp } from '../test/app';
 import {
   afterLastSeenFlush,
@@ -85,11 +87,37 @@ describe('POST /api/agent/v1/checkin', () => {
     expect(res.body).toMatchObject({ commands: [], send_inventory: true, checkin_interval_s: 60 });
     await afterLastSeenFlush();
     const [row] = await t.db.select().from(devices).where(eq(devices.id, d.id));
-    expect(row!.lastSeenAt?.toISOString()).toBe(t.clock.now().toISOString());
     expect(row!.needsReboot).toBe(true);
     expect(row!.ipAddrs).toEqual(['203.0.113.9']);
     expect(row!.ipAddrsPrivate).toEqual(['10.1.2.3']);
-    expect(row!.uptimeS).toBe(42);
+    const [presence] = await t.db.select().from(devicePresence).where(eq(devicePresence.deviceId, d.id));
+    expect(presence!.lastSeenAt.toISOString()).toBe(t.clock.now().toISOString());
+    // Online for the interval the answer gave (60 s) plus the 90 s grace.
+    expect(presence!.onlineUntil.getTime()).toBe(t.clock.now().getTime() + 150_000);
+    expect(presence!.uptimeS).toBe(42);
+    expect(presence!.organizationId).toBe(zoneA.zone.id);
+  });
+
+  it('leaves the device row unwritten by a check-in that changes nothing but the time', async () => {
+    const d = await enrollDevice(t, zoneA.accessKey);
+    const status = { needs_reboot: false, ip_addrs: ['203.0.113.10'], ip_addrs_private: [], uptime_s: 1 };
+    await checkinAs(t, d.token, { status });
+    await afterLastSeenFlush();
+    // xmin names the transaction that wrote the row version: unchanged means not rewritten.
+    const version = async () =>
+      (await queryRows<{ v: string }>(t.db, sql`select xmin::text as v from ${devices} where id = ${d.id}`))[0]!.v;
+    const before = await version();
+    t.clock.advance(60_000);
+    await checkinAs(t, d.token, { status: { ...status, uptime_s: 61 } });
+    await afterLastSeenFlush();
+    expect(await version()).toBe(before);
+    const [presence] = await t.db.select().from(devicePresence).where(eq(devicePresence.deviceId, d.id));
+    expect(presence!.uptimeS).toBe(61);
+    expect(presence!.lastSeenAt.toISOString()).toBe(t.clock.now().toISOString());
+    // A changed address is written.
+    await checkinAs(t, d.token, { status: { ...status, ip_addrs: ['203.0.113.11'] } });
+    await afterLastSeenFlush();
+    expect(await version()).not.toBe(before);
   });
 
   it('asks for the inventory until the server has the agent’s hash', async () => {

@@ -9,8 +9,8 @@ import {
 } from '../db/policies.schema';
 import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import { queryRows } from '../db/raw';
-import { devicePatches, deviceSoftware, devices } from '../db/schema';
-import { onlineAt } from '../modules/devices/devices.store';
+import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/schema';
+import { onlineAt } from '../modules/devices/presence';
 
 /**
  * SQL of the policy engine: schedule slots, runs, devices and their inventory (results and
@@ -206,6 +206,7 @@ export async function findCandidateDevices(
       isOnline: onlineAt(options.now),
     })
     .from(devices)
+    .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
     .where(
       and(
         eq(devices.organizationId, zoneId),

@@ -10,7 +10,7 @@ import {
   type ResultStatus,
 } from '../db/policies.schema';
 import { queryRows } from '../db/raw';
-import { deviceCommands, devices } from '../db/schema';
+import { deviceCommands, devicePresence, devices } from '../db/schema';
 import { chunks, type ResultRow, type Tx } from './engine.store';
 
 /**
@@ -314,15 +314,16 @@ export async function lockCatchUps(tx: Tx, limit: number, now: Date): Promise<Re
     .select({ result: policyDeviceResults })
     .from(policyDeviceResults)
     .innerJoin(devices, eq(devices.id, policyDeviceResults.deviceId))
+    .innerJoin(devicePresence, eq(devicePresence.deviceId, policyDeviceResults.deviceId))
     .where(
       and(
         eq(policyDeviceResults.status, 'pending'),
         isNull(policyDeviceResults.commandId),
         isNull(devices.removedAt),
-        sql`${devices.lastSeenAt} > ${policyDeviceResults.createdAt}`,
+        sql`${devicePresence.lastSeenAt} > ${policyDeviceResults.createdAt}`,
         // A run the user deferred waits for its time, then for a check-in after it.
         sql`(${policyDeviceResults.deferredUntil} is null or (${policyDeviceResults.deferredUntil} <= ${now.toISOString()}::timestamptz
-              and ${devices.lastSeenAt} >= ${policyDeviceResults.deferredUntil}))`,
+              and ${devicePresence.lastSeenAt} >= ${policyDeviceResults.deferredUntil}))`,
       ),
     )
     .orderBy(asc(policyDeviceResults.id))

@@ -235,7 +235,7 @@ export async function syncResults(ctx: Pick<AppContext, 'db' | 'clock'>): Promis
 
 /**
  * Queues the commands of results that waited for their device (offline when the run was
- * dispatched) once it has checked in again. The check-in is seen through `last_seen_at`,
+ * dispatched) once it has checked in again. The check-in is seen through the presence row's `last_seen_at`,
  * written within a second of it; the wake then reaches the device's long-poll at once.
  */
 export async function queueCatchUps(

@@ -31,18 +31,14 @@ import {
   findDeviceDetail,
   dashboardCounts,
   findCommands,
-  findDevice,
   findDevicePackages,
-  findDevices,
   findZoneDeviceIds,
   insertCommands,
   removeDevices,
   updateDevice as storeUpdateDevice,
   type CommandRow,
-  type DeviceFilter,
-  type DeviceListRow,
-  type DeviceSort,
 } from './devices.store';
+import { findDevice, findDevices, type DeviceFilter, type DeviceListRow, type DeviceSort } from './device-list.store';
 import { findGroup, moveDevicesToGroup } from './groups.store';
 
 type Ctx = AppContext & { agents: AgentRuntime };

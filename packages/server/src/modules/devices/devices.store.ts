@@ -1,141 +1,17 @@
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AgentCommandArgs, AgentCommandType, OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { deviceCommands, deviceDetails, devicePatches, deviceSoftware, devices, serverGroups } from '../../db/schema';
+import { deviceCommands, deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../../db/schema';
+import { onlineAt } from './presence';
 
 export type DeviceRow = typeof devices.$inferSelect;
 export type DeviceDetailRow = typeof deviceDetails.$inferSelect.detail;
-export type DeviceListRow = DeviceRow & { groupName: string; isOnline: boolean };
 export type CommandRow = typeof deviceCommands.$inferSelect;
-
-/** Seconds after a missed check-in before a device counts as offline. */
-export const ONLINE_GRACE_S = 90;
-
-/** SQL: the device is online at `now` (last check-in + its interval + grace still ahead). */
-export function onlineAt(now: Date): SQL<boolean> {
-  return sql<boolean>`(${devices.lastSeenAt} is not null and ${devices.lastSeenAt} + make_interval(secs => ${devices.checkinIntervalS} + ${ONLINE_GRACE_S}) > ${now.toISOString()}::timestamptz)`;
-}
-
-export type DeviceFilter = {
-  group?: number;
-  osFamily?: OsFamily;
-  status?: 'online' | 'offline';
-  needsReboot?: boolean;
-  compliance?: 'compliant' | 'pending' | 'needs_attention';
-  tag?: string;
-  search?: string;
-  ids?: number[];
-  /** Only devices with this package installed or pending (exact name). */
-  hasPackage?: string;
-};
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
-  const parts: (SQL | undefined)[] = [eq(devices.organizationId, zoneId), isNull(devices.removedAt)];
-  if (f.group !== undefined) parts.push(eq(devices.groupId, f.group));
-  if (f.osFamily) parts.push(eq(devices.osFamily, f.osFamily));
-  if (f.status === 'online') parts.push(onlineAt(now));
-  if (f.status === 'offline') parts.push(sql`not ${onlineAt(now)}`);
-  if (f.needsReboot !== undefined) parts.push(eq(devices.needsReboot, f.needsReboot));
-  if (f.compliance) parts.push(eq(devices.compliance, f.compliance));
-  if (f.tag) parts.push(sql`${devices.tags} @> array[${f.tag}]::text[]`);
-  if (f.ids) parts.push(inArray(devices.id, f.ids));
-  if (f.hasPackage !== undefined) {
-    // Qualified by hand: drizzle leaves columns of a single-table select (the count) unqualified.
-    parts.push(
-      sql`(exists (select 1 from ${deviceSoftware} s where s.device_id = "devices"."id" and s.name = ${f.hasPackage}) or exists (select 1 from ${devicePatches} p where p.device_id = "devices"."id" and p.name = ${f.hasPackage}))`,
-    );
-  }
-  const search = f.search?.trim();
-  if (search) {
-    // Name, hostname and addresses as one lower-case text, the expression the trigram index
-    // `devices_search_trgm_idx` is built on (migration 20261121181747_device_search_trigram).
-    const pattern = `%${likeEscape(search.toLowerCase())}%`;
-    parts.push(
-      sql`device_search_text(${devices.customName}, ${devices.hostname}, ${devices.ipAddrs}, ${devices.ipAddrsPrivate}) like ${pattern}`,
-    );
-  }
-  return and(...parts)!;
-}
-
-const SORT_COLUMNS: Record<DeviceSortField, SQL> = {
-  name: sql`lower(coalesce(${devices.customName}, ${devices.hostname}))`,
-  hostname: sql`lower(${devices.hostname})`,
-  os_family: sql`${devices.osFamily}`,
-  os_name: sql`${devices.osName}`,
-  os_version: sql`${devices.osVersion}`,
-  agent_version: sql`${devices.agentVersion}`,
-  last_seen_at: sql`${devices.lastSeenAt}`,
-  create_time: sql`${devices.createdAt}`,
-  pending_patches: sql`${devices.pendingPatches}`,
-  compliance: sql`${devices.compliance}`,
-  needs_reboot: sql`${devices.needsReboot}`,
-  group_name: sql`lower(${serverGroups.name})`,
-};
-
-const NULLABLE_SORTS: ReadonlySet<DeviceSortField> = new Set(['last_seen_at']);
-
-export type DeviceSort = { field: DeviceSortField; dir: 'asc' | 'desc' };
-
-/** One page of the zone's devices matching `filter`, and how many match. */
-export async function findDevices(
-  db: Db,
-  zoneId: number,
-  filter: DeviceFilter,
-  options: { sort: DeviceSort; offset: number; limit: number; now: Date },
-): Promise<{ rows: DeviceListRow[]; size: number }> {
-  const where = filterWhere(zoneId, filter, options.now);
-  const column = SORT_COLUMNS[options.sort.field];
-  const ascending = options.sort.dir === 'asc';
-  // Nulls come first ascending and last descending. Said only for the nullable column: the
-  // planner matches an index only on the exact null order, and says nothing about NOT NULL.
-  const order = NULLABLE_SORTS.has(options.sort.field)
-    ? ascending
-      ? sql`${column} asc nulls first`
-      : sql`${column} desc nulls last`
-    : ascending
-      ? sql`${column} asc`
-      : sql`${column} desc`;
-  const rows = await db
-    .select({ device: devices, groupName: serverGroups.name, isOnline: onlineAt(options.now) })
-    .from(devices)
-    .innerJoin(serverGroups, eq(serverGroups.id, devices.groupId))
-    .where(where)
-    .orderBy(order, asc(devices.id))
-    .limit(options.limit)
-    .offset(options.offset);
-  // A page that is not full is the last one: its end is the count. Counting scans every
-  // matching device, the list's main cost in a large zone, so only full pages pay for it.
-  const isLastPage = rows.length < options.limit && (rows.length > 0 || options.offset === 0);
-  const size = isLastPage
-    ? options.offset + rows.length
-    : ((
-        await db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(devices)
-          .where(where)
-      )[0]?.n ?? 0);
-  return {
-    rows: rows.map((r) => ({ ...r.device, groupName: r.groupName, isOnline: Boolean(r.isOnline) })),
-    size,
-  };
-}
-
-/** One device of the zone, not removed (undefined for another zone's). */
-export async function findDevice(db: Db, zoneId: number, id: number, now: Date): Promise<DeviceListRow | undefined> {
-  const [row] = await db
-    .select({ device: devices, groupName: serverGroups.name, isOnline: onlineAt(now) })
-    .from(devices)
-    .innerJoin(serverGroups, eq(serverGroups.id, devices.groupId))
-    .where(and(eq(devices.organizationId, zoneId), eq(devices.id, id), isNull(devices.removedAt)))
-    .limit(1);
-  return row ? { ...row.device, groupName: row.groupName, isOnline: Boolean(row.isOnline) } : undefined;
 }
 
 /** The device's system details from its last inventory, or null before its first. */
@@ -325,6 +201,7 @@ export async function dashboardCounts(db: Db, zoneId: number, now: Date): Promis
         needsReboot: sql<number>`count(*) filter (where ${devices.needsReboot})`.mapWith(Number),
       })
       .from(devices)
+      .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
       .where(live),
     db
       .select({ osFamily: devices.osFamily, count: sql<number>`count(*)`.mapWith(Number) })

@@ -106,6 +106,23 @@ describe('GET /api/servers', () => {
     expect((await z.admin.get(`/api/servers?o=${o}&limit=501`)).status).toBe(400);
   });
 
+  it('pages a filtered list with the count of its matches, and sorts by last check-in', async () => {
+    const get = (s: string) => z.admin.get(`/api/servers?o=${o}&${s}`).then((r) => r.body);
+    const offline = await get('status=offline&sort=name:asc&limit=2&page=1');
+    expect([names(offline), offline.size]).toEqual([['echo-win'], 3]);
+    // Past the end: no rows, and still the count, filtered or not.
+    expect(await get('status=offline&limit=2&page=5')).toMatchObject({ data: [], size: 3 });
+    expect(await get('limit=2&page=9')).toMatchObject({ data: [], size: 5 });
+    expect(await get('search=nothing-matches')).toMatchObject({ data: [], size: 0 });
+    // Devices that never checked in have no last check-in: last descending, first ascending.
+    expect(names(await get('sort=last_seen_at:desc'))).toEqual(['alpha', 'bravo', 'charlie', 'delta-mac', 'echo-win']);
+    expect(names(await get('sort=last_seen_at:asc'))).toEqual(['charlie', 'delta-mac', 'echo-win', 'alpha', 'bravo']);
+    const seen = await get('sort=last_seen_at:desc&limit=1');
+    expect(seen.data[0].last_seen_at).toBe(t.clock.now().toISOString());
+    expect(names(await get('sort=group_name:asc&limit=2&page=1'))).toEqual(['charlie', 'delta-mac']);
+    expect(names(await get('sort=hostname:desc&limit=2&page=1'))).toEqual(['charlie', 'bravo']);
+  });
+
   it('counts a device offline once its interval and the grace have passed', async () => {
     t.clock.advance(10 * 60_000);
     const res = await z.admin.get(`/api/servers?o=${o}&status=online`);

@@ -1,8 +1,10 @@
 import { and, asc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import type { GlobalDeviceSortField } from '@patchwell/core/devices/global-devices.schema';
 import type { Db } from '../../db/client';
-import { devices, organizations, serverGroups } from '../../db/schema';
-import { likeEscape, onlineAt, type DeviceListRow } from './devices.store';
+import { devicePresence, devices, organizations, serverGroups } from '../../db/schema';
+import type { DeviceListRow } from './device-list.store';
+import { likeEscape } from './devices.store';
+import { presenceFields } from './presence';
 
 export type GlobalDeviceRow = DeviceListRow & { zoneId: number; zoneName: string };
 export type GlobalDeviceSort = { field: GlobalDeviceSortField; dir: 'asc' | 'desc' };
@@ -12,7 +14,7 @@ const SORT_COLUMNS: Record<GlobalDeviceSortField, SQL> = {
   zone_name: sql`lower(${organizations.name})`,
   os_name: sql`${devices.osName}`,
   group_name: sql`lower(${serverGroups.name})`,
-  last_seen_at: sql`${devices.lastSeenAt}`,
+  last_seen_at: sql`${devicePresence.lastSeenAt}`,
   pending_patches: sql`${devices.pendingPatches}`,
   compliance: sql`${devices.compliance}`,
 };
@@ -44,11 +46,12 @@ export async function findAccountDevices(
         device: devices,
         groupName: serverGroups.name,
         zoneName: organizations.name,
-        isOnline: onlineAt(options.now),
+        ...presenceFields(options.now),
       })
       .from(devices)
       .innerJoin(organizations, eq(organizations.id, devices.organizationId))
       .innerJoin(serverGroups, eq(serverGroups.id, devices.groupId))
+      .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
       .where(where)
       .orderBy(order, asc(devices.id))
       .limit(options.limit)
@@ -64,6 +67,8 @@ export async function findAccountDevices(
       ...r.device,
       groupName: r.groupName,
       isOnline: Boolean(r.isOnline),
+      lastSeenAt: r.lastSeenAt,
+      uptimeS: r.uptimeS,
       zoneId: r.device.organizationId,
       zoneName: r.zoneName,
     })),

@@ -3,7 +3,7 @@ import type { SoftwareDevicesQuery, SoftwareList, SoftwareQuery } from '@patchwe
 import type { AppContext } from '../../context';
 import { notFound, type Authz } from '../../http/authz';
 import { requireZone } from '../zones/zone-access.service';
-import { findDevices } from './devices.store';
+import { findDevices } from './device-list.store';
 import { toDevice } from './devices.service';
 import { findZoneSoftware } from './software.store';
 

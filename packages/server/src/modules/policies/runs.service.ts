@@ -2,7 +2,8 @@ import { actionDeviceIds, type PolicyActionBody } from '@patchwell/core/policies
 import { DEVICE_POLICY_STATUS_CODES } from '@patchwell/core/policies/policy-runs.schema';
 import { notFound, type Authz } from '../../http/authz';
 import { insertRun } from '../../engine/engine.store';
-import { findDevice, findZoneDeviceIds } from '../devices/devices.store';
+import { findDevice } from '../devices/device-list.store';
+import { findZoneDeviceIds } from '../devices/devices.store';
 import { requireZone } from '../zones/zone-access.service';
 import type { PoliciesCtx } from './policies.module';
 import { logActivity, requirePolicy } from './policy-access';

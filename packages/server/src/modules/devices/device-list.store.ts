@@ -1,0 +1,218 @@
+/**
+ * The zone's device list: filters, sorts, pages and counts, over 100,000 devices in a zone
+ * within the console's budget. A page is found in two steps: the ids of the page (and the
+ * count), then those rows with their group and presence.
+ */
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
+import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/raw';
+import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/schema';
+import { likeEscape, type DeviceRow } from './devices.store';
+import { onlineAt, presenceFields } from './presence';
+
+export type DeviceListRow = DeviceRow & {
+  groupName: string;
+  isOnline: boolean;
+  lastSeenAt: Date | null;
+  uptimeS: number | null;
+};
+
+export type DeviceFilter = {
+  group?: number;
+  osFamily?: OsFamily;
+  status?: 'online' | 'offline';
+  needsReboot?: boolean;
+  compliance?: 'compliant' | 'pending' | 'needs_attention';
+  tag?: string;
+  search?: string;
+  ids?: number[];
+  /** Only devices with this package installed or pending (exact name). */
+  hasPackage?: string;
+};
+
+export type DeviceSort = { field: DeviceSortField; dir: 'asc' | 'desc' };
+
+const SORT_KEYS: Record<DeviceSortField, SQL> = {
+  name: sql`lower(coalesce(${devices.customName}, ${devices.hostname}))`,
+  hostname: sql`lower(${devices.hostname})`,
+  os_family: sql`${devices.osFamily}`,
+  os_name: sql`${devices.osName}`,
+  os_version: sql`${devices.osVersion}`,
+  agent_version: sql`${devices.agentVersion}`,
+  last_seen_at: sql`${devicePresence.lastSeenAt}`,
+  create_time: sql`${devices.createdAt}`,
+  pending_patches: sql`${devices.pendingPatches}`,
+  compliance: sql`${devices.compliance}`,
+  needs_reboot: sql`${devices.needsReboot}`,
+  group_name: sql`lower(${serverGroups.name})`,
+};
+
+/** Orders an index of the zone's live devices keeps (devices_org_{name,hostname,created}_idx). */
+const INDEXED_SORTS: ReadonlySet<DeviceSortField> = new Set(['name', 'hostname', 'create_time']);
+
+/**
+ * Nulls (a device that never checked in) come first ascending and last descending. Said only
+ * for the nullable key: the planner matches an index only on the exact null order.
+ */
+function direction(sort: DeviceSort): SQL {
+  if (sort.field === 'last_seen_at') return sort.dir === 'asc' ? sql`asc nulls first` : sql`desc nulls last`;
+  return sort.dir === 'asc' ? sql`asc` : sql`desc`;
+}
+
+function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
+  const parts: (SQL | undefined)[] = [eq(devices.organizationId, zoneId), isNull(devices.removedAt)];
+  if (f.group !== undefined) parts.push(eq(devices.groupId, f.group));
+  if (f.osFamily) parts.push(eq(devices.osFamily, f.osFamily));
+  if (f.status === 'online') parts.push(onlineAt(now));
+  if (f.status === 'offline') parts.push(sql`not ${onlineAt(now)}`);
+  if (f.needsReboot !== undefined) parts.push(eq(devices.needsReboot, f.needsReboot));
+  if (f.compliance) parts.push(eq(devices.compliance, f.compliance));
+  if (f.tag) parts.push(sql`${devices.tags} @> array[${f.tag}]::text[]`);
+  if (f.ids) parts.push(inArray(devices.id, f.ids));
+  if (f.hasPackage !== undefined) {
+    // Qualified by hand: drizzle leaves columns of a single-table select (the count) unqualified.
+    parts.push(
+      sql`(exists (select 1 from ${deviceSoftware} s where s.device_id = "devices"."id" and s.name = ${f.hasPackage}) or exists (select 1 from ${devicePatches} p where p.device_id = "devices"."id" and p.name = ${f.hasPackage}))`,
+    );
+  }
+  const search = f.search?.trim();
+  if (search) {
+    // Name, hostname and addresses as one lower-case text, the expression the trigram index
+    // `devices_search_trgm_idx` is built on (migration 20261121181747_device_search_trigram).
+    const pattern = `%${likeEscape(search.toLowerCase())}%`;
+    parts.push(
+      sql`device_search_text(${devices.customName}, ${devices.hostname}, ${devices.ipAddrs}, ${devices.ipAddrsPrivate}) like ${pattern}`,
+    );
+  }
+  return and(...parts)!;
+}
+
+function isUnfiltered(f: DeviceFilter): boolean {
+  return (
+    f.group === undefined &&
+    !f.osFamily &&
+    !f.status &&
+    f.needsReboot === undefined &&
+    !f.compliance &&
+    !f.tag &&
+    !f.search?.trim() &&
+    !f.ids &&
+    f.hasPackage === undefined
+  );
+}
+
+type PageIds = { ids: number[]; size: number };
+
+/**
+ * The whole zone in an indexed order: the page is read off the index (from the index alone,
+ * since check-ins leave device rows unchanged), and the count from the small OS index. A
+ * page that is not full is the last one, and its end is the count.
+ */
+async function walkIndex(db: Db, zoneId: number, sort: DeviceSort, offset: number, limit: number): Promise<PageIds> {
+  const live = and(eq(devices.organizationId, zoneId), isNull(devices.removedAt));
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(live)
+    .orderBy(sql`${SORT_KEYS[sort.field]} ${direction(sort)}`, asc(devices.id))
+    .limit(limit)
+    .offset(offset);
+  const isLastPage = rows.length < limit && (rows.length > 0 || offset === 0);
+  const size = isLastPage
+    ? offset + rows.length
+    : ((
+        await db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(devices)
+          .where(live)
+      )[0]?.n ?? 0);
+  return { ids: rows.map((r) => r.id), size };
+}
+
+/**
+ * A filtered list: the matching devices are read once, with their sort key, into a
+ * materialized set that gives both the count and the page. Two statements (page, count)
+ * would read them twice, and left to itself the planner may walk a whole name index
+ * filtering by a search the trigram index answers directly.
+ */
+async function gatherMatches(
+  db: Db,
+  zoneId: number,
+  filter: DeviceFilter,
+  sort: DeviceSort,
+  options: { offset: number; limit: number; now: Date },
+): Promise<PageIds> {
+  const joins: SQL[] = [];
+  if (filter.status || sort.field === 'last_seen_at') {
+    joins.push(sql`left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}`);
+  }
+  if (sort.field === 'group_name') joins.push(sql`join ${serverGroups} on ${serverGroups.id} = ${devices.groupId}`);
+  const dir = direction(sort);
+  const rows = await queryRows<{ n: number | string; id: number | null }>(
+    db,
+    sql`
+      with m as materialized (
+        select ${devices.id} as id, ${SORT_KEYS[sort.field]} as k
+          from ${devices} ${sql.join(joins, sql` `)}
+         where ${filterWhere(zoneId, filter, options.now)}
+      )
+      select c.n, pg.id
+        from (select count(*) as n from m) c
+        left join lateral (select m.id, m.k from m order by m.k ${dir}, m.id limit ${options.limit} offset ${options.offset}) pg on true
+       order by pg.k ${dir}, pg.id`,
+  );
+  return {
+    ids: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])),
+    size: Number(rows[0]?.n ?? 0),
+  };
+}
+
+/** The zone's live devices among `ids`, with group and presence, in the order of `ids`. */
+async function loadRows(db: Db, zoneId: number, ids: number[], now: Date): Promise<DeviceListRow[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({ device: devices, groupName: serverGroups.name, ...presenceFields(now) })
+    .from(devices)
+    .innerJoin(serverGroups, eq(serverGroups.id, devices.groupId))
+    .leftJoin(devicePresence, eq(devicePresence.deviceId, devices.id))
+    .where(and(eq(devices.organizationId, zoneId), inArray(devices.id, ids), isNull(devices.removedAt)));
+  const byId = new Map(rows.map((r) => [r.device.id, toListRow(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+function toListRow(r: {
+  device: DeviceRow;
+  groupName: string;
+  isOnline: boolean;
+  lastSeenAt: Date | null;
+  uptimeS: number | null;
+}): DeviceListRow {
+  return {
+    ...r.device,
+    groupName: r.groupName,
+    isOnline: Boolean(r.isOnline),
+    lastSeenAt: r.lastSeenAt,
+    uptimeS: r.uptimeS,
+  };
+}
+
+/** One page of the zone's devices matching `filter`, and how many match. */
+export async function findDevices(
+  db: Db,
+  zoneId: number,
+  filter: DeviceFilter,
+  options: { sort: DeviceSort; offset: number; limit: number; now: Date },
+): Promise<{ rows: DeviceListRow[]; size: number }> {
+  const page =
+    isUnfiltered(filter) && INDEXED_SORTS.has(options.sort.field)
+      ? await walkIndex(db, zoneId, options.sort, options.offset, options.limit)
+      : await gatherMatches(db, zoneId, filter, options.sort, options);
+  return { rows: await loadRows(db, zoneId, page.ids, options.now), size: page.size };
+}
+
+/** One device of the zone, not removed (undefined for another zone's). */
+export async function findDevice(db: Db, zoneId: number, id: number, now: Date): Promise<DeviceListRow | undefined> {
+  return (await loadRows(db, zoneId, [id], now))[0];
+}
