@@ -400,8 +400,10 @@ export const devices = pgTable(
     index('devices_org_created_idx')
       .on(t.organizationId, t.createdAt, t.id)
       .where(sql`${t.removedAt} is null`),
-    // Counts the zone's live devices (and those of one OS), and gives their ids to join with
-    // their presence, from the index alone.
+    // The filtered list's index: with the columns it filters and sorts by included (by hand
+    // in the migration: group_id, compliance, needs_reboot, pending_patches, created_at,
+    // custom_name, hostname), a list filtered by them, its count, and the ids to join with
+    // presence are read from this index alone, a tenth of the table's size.
     index('devices_org_os_idx')
       .on(t.organizationId, t.osFamily, t.id)
       .where(sql`${t.removedAt} is null`),

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
 import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/schema';
 import { likeEscape, type DeviceRow } from './devices.store';
-import { onlineAt, presenceFields } from './presence';
+import { presenceFields } from './presence';
 
 export type DeviceListRow = DeviceRow & {
   groupName: string;
@@ -65,8 +65,13 @@ function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
   const parts: (SQL | undefined)[] = [eq(devices.organizationId, zoneId), isNull(devices.removedAt)];
   if (f.group !== undefined) parts.push(eq(devices.groupId, f.group));
   if (f.osFamily) parts.push(eq(devices.osFamily, f.osFamily));
-  if (f.status === 'online') parts.push(onlineAt(now));
-  if (f.status === 'offline') parts.push(sql`not ${onlineAt(now)}`);
+  // Online: gatherMatches joins the online presence rows. Offline: no online presence row,
+  // an anti-join that hashes only the online rows, where a left join would hash them all.
+  if (f.status === 'offline') {
+    parts.push(
+      sql`not exists (select 1 from ${devicePresence} op where op.device_id = ${devices.id} and op.online_until > ${now.toISOString()}::timestamptz)`,
+    );
+  }
   if (f.needsReboot !== undefined) parts.push(eq(devices.needsReboot, f.needsReboot));
   if (f.compliance) parts.push(eq(devices.compliance, f.compliance));
   if (f.tag) parts.push(sql`${devices.tags} @> array[${f.tag}]::text[]`);
@@ -145,7 +150,11 @@ async function gatherMatches(
   options: { offset: number; limit: number; now: Date },
 ): Promise<PageIds> {
   const joins: SQL[] = [];
-  if (filter.status || sort.field === 'last_seen_at') {
+  if (filter.status === 'online') {
+    joins.push(
+      sql`join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id} and ${devicePresence.onlineUntil} > ${options.now.toISOString()}::timestamptz`,
+    );
+  } else if (sort.field === 'last_seen_at') {
     joins.push(sql`left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}`);
   }
   if (sort.field === 'group_name') joins.push(sql`join ${serverGroups} on ${serverGroups.id} = ${devices.groupId}`);

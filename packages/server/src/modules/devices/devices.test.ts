@@ -117,6 +117,8 @@ describe('GET /api/servers', () => {
     // Devices that never checked in have no last check-in: last descending, first ascending.
     expect(names(await get('sort=last_seen_at:desc'))).toEqual(['alpha', 'bravo', 'charlie', 'delta-mac', 'echo-win']);
     expect(names(await get('sort=last_seen_at:asc'))).toEqual(['charlie', 'delta-mac', 'echo-win', 'alpha', 'bravo']);
+    expect(names(await get('status=offline&sort=last_seen_at:desc'))).toEqual(['charlie', 'delta-mac', 'echo-win']);
+    expect(names(await get('status=online&sort=last_seen_at:asc&os_family=linux'))).toEqual(['alpha', 'bravo']);
     const seen = await get('sort=last_seen_at:desc&limit=1');
     expect(seen.data[0].last_seen_at).toBe(t.clock.now().toISOString());
     expect(names(await get('sort=group_name:asc&limit=2&page=1'))).toEqual(['charlie', 'delta-mac']);
