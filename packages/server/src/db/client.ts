@@ -23,8 +23,18 @@ export type DbHandle = {
 
 export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
+/**
+ * The planner's cost of reading a page out of order, against 1 for reading the next one.
+ * PostgreSQL's default of 4 prices a disk head's seek; on SSDs, with the working set
+ * cached, it makes a 100,000-device zone's seq scan (46 MB) look cheaper than the
+ * index-only scan that reads a tenth of it, three times as fast (the device list).
+ */
+const RANDOM_PAGE_COST = 1.1;
+
 /** Wraps an open PGlite (tests pass a clone) and applies pending migrations. */
 export async function usePglite(client: PGlite, options: { migrate?: boolean } = {}): Promise<DbHandle> {
+  // PGlite has a single session, so a session setting holds for the whole database.
+  await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
   const db = drizzlePglite({ client, schema });
   if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
@@ -33,7 +43,7 @@ export async function usePglite(client: PGlite, options: { migrate?: boolean } =
 /** Connects a node-postgres pool to `url` and applies pending migrations. */
 export async function usePostgres(url: string, options: { migrate?: boolean } = {}): Promise<DbHandle> {
   if (options.migrate !== false) await migratePostgres(url);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}` });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });

@@ -1,0 +1,34 @@
+/** The connection settings the app's queries are planned with, on whichever database runs the tests. */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDbHandle } from '../test/db';
+import { queryRows } from './raw';
+
+let handle: TestDbHandle;
+beforeAll(async () => {
+  handle = await createTestDb();
+});
+afterAll(async () => {
+  await handle.close();
+});
+
+describe('the database connection', () => {
+  it('plans with the random page cost of cached SSD storage on every connection', async () => {
+    // Several at once, so a pool opens more than one connection.
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        queryRows<{ c: string }>(handle.db, sql`select current_setting('random_page_cost') as c`),
+      ),
+    );
+    expect(answers.map((rows) => rows[0]!.c)).toEqual(['1.1', '1.1', '1.1', '1.1']);
+  });
+
+  it('reads a page deep in a large zone’s device list from the index alone', async () => {
+    const rows = await queryRows<{ 'QUERY PLAN': string }>(
+      handle.db,
+      sql`explain select id from devices where organization_id = 1 and removed_at is null
+            order by lower(coalesce(custom_name, hostname)), id limit 100 offset 40000`,
+    );
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('Index Only Scan using devices_org_name_idx');
+  });
+});
