@@ -34,6 +34,7 @@ import { hostImportsRoutes } from './modules/devices/host-imports.routes';
 import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
+import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +72,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       querystringParser: (s) => qs.parse(s, { ...QUERY_PARSER }),
     },
   });
+  closeQuietConnectionsOnClose(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from './db/client';
 import { createTestDb } from './test/db';
@@ -65,5 +66,18 @@ describe('shutdownGracefully', () => {
     expect(await bodyOf(res)).toEqual({ done: true });
     await stopped;
     expect(events).toEqual(['jobs stopped', 'db closed']);
+  });
+
+  it('closes a connection that never sent a request instead of waiting for its headers timeout', async () => {
+    const t = await startTestApp({ db: handle });
+    const { port } = new URL(t.url);
+    // As a client's pool leaves one: connected, nothing sent.
+    const quiet = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => quiet.once('connect', resolve));
+    const closedByServer = new Promise((resolve) => quiet.once('close', resolve));
+    // Node alone would wait 60 s for the connection's headers, past this test's 30 s timeout.
+    await shutdownGracefully({ app: t.app, jobs: [], db: { close: async () => undefined }, drainMs: 0 });
+    await closedByServer;
+    expect(quiet.destroyed || quiet.readyState === 'closed').toBe(true);
   });
 });

@@ -26,11 +26,7 @@ beforeAll(async () => {
   zone = await buildZoneWithKey(t);
 });
 afterAll(async () => {
-  // Agents stopped mid-long-poll leave keep-alive sockets that Node does not count as idle,
-  // so the close would wait for them; every agent of this file has stopped by now.
-  const closing = t.close();
-  t.app.server.closeAllConnections();
-  await closing;
+  await t.close();
 });
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'pw-agent-e2e-'));

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { AppContext } from '../context';
-import { deviceCommands, devices, serverGroups } from '../db/schema';
+import { deviceCommands, devicePresence, devices, serverGroups } from '../db/schema';
 import { createBatcher } from './batcher';
 import {
   findDevicesByTokenHashes,
@@ -174,14 +174,15 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
   // PGlite runs no autovacuum daemon, so nothing would ever gather the planner's statistics
   // (without them it estimates a handful of devices and plans the console's device list as
   // nested loops over the whole zone: seconds at 100,000 devices instead of milliseconds) nor
-  // reclaim the row versions check-ins and commands leave behind (every scan would read them).
+  // reclaim the row versions check-ins and commands leave behind (every scan would read them),
+  // nor set the visibility map the device list's index-only scans rely on.
   let analyzing: Promise<unknown> | undefined;
   const analyze = () => {
     if (closed || analyzing) return;
     // Only the tables check-ins and the device list plan on: VACUUM holds PGlite's one
     // connection, and the inventory tables (millions of rows) would hold it for seconds.
     analyzing = ctx.db
-      .execute(sql`vacuum (analyze) ${devices}, ${deviceCommands}, ${serverGroups}`)
+      .execute(sql`vacuum (analyze) ${devices}, ${devicePresence}, ${deviceCommands}, ${serverGroups}`)
       .catch((err: unknown) => ctx.logger.warn({ err }, 'vacuum failed'))
       .finally(() => {
         analyzing = undefined;
