@@ -157,6 +157,29 @@ async function deviceList(url: string, pid: number, cookie: string, zoneId: numb
   return rows;
 }
 
+/** The whole zone as CSV, streamed: its rows, size, time to the first byte and to the end. */
+async function csvExport(url: string, pid: number, cookie: string, zoneId: number) {
+  const cpu0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  const res = await fetch(`${url}/api/servers/export.csv?o=${zoneId}&sort=name:asc`, { headers: { cookie } });
+  if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
+  let firstByteMs = 0;
+  let bytes = 0;
+  let newlines = 0;
+  for await (const chunk of res.body) {
+    if (!firstByteMs) firstByteMs = performance.now() - t0;
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) newlines++;
+  }
+  return {
+    rows: newlines - 1, // the header line
+    bytes,
+    firstByteMs,
+    seconds: (performance.now() - t0) / 1000,
+    cpuS: cpuSeconds(pid) - cpu0,
+  };
+}
+
 type Env = Record<string, string>;
 
 /** Enrols the sample through HTTP, sends its inventories, then seeds the rest into the stopped server's database. */
@@ -297,6 +320,11 @@ async function run(kind: string) {
       );
     }
     console.log(`  (${load()}); RSS after ${rssMb(pid).toFixed(0)} MB`);
+    rss.reset();
+    const exported = await csvExport(server.url, pid, session.cookie, zoneId);
+    console.log(
+      `CSV export of the zone (GET /api/servers/export.csv): ${exported.rows} rows, ${(exported.bytes / 2 ** 20).toFixed(1)} MiB in ${exported.seconds.toFixed(1)} s, first byte after ${ms(exported.firstByteMs)}; server CPU ${exported.cpuS.toFixed(1)} s; RSS peak ${rss.peak().toFixed(0)} MB`,
+    );
     rss.stop();
   } finally {
     await server?.stop();

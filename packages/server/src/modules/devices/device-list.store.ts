@@ -147,7 +147,8 @@ async function gatherMatches(
   zoneId: number,
   filter: DeviceFilter,
   sort: DeviceSort,
-  options: { offset: number; limit: number; now: Date },
+  /** `limit` null: every match from `offset` on. */
+  options: { offset: number; limit: number | null; now: Date },
 ): Promise<PageIds> {
   const joins: SQL[] = [];
   if (filter.status === 'online') {
@@ -179,7 +180,7 @@ async function gatherMatches(
 }
 
 /** The zone's live devices among `ids`, with group and presence, in the order of `ids`. */
-async function loadRows(db: Db, zoneId: number, ids: number[], now: Date): Promise<DeviceListRow[]> {
+export async function findDevicesByIds(db: Db, zoneId: number, ids: number[], now: Date): Promise<DeviceListRow[]> {
   if (!ids.length) return [];
   const rows = await db
     .select({ device: devices, groupName: serverGroups.name, ...presenceFields(now) })
@@ -218,10 +219,24 @@ export async function findDevices(
     isUnfiltered(filter) && INDEXED_SORTS.has(options.sort.field)
       ? await walkIndex(db, zoneId, options.sort, options.offset, options.limit)
       : await gatherMatches(db, zoneId, filter, options.sort, options);
-  return { rows: await loadRows(db, zoneId, page.ids, options.now), size: page.size };
+  return { rows: await findDevicesByIds(db, zoneId, page.ids, options.now), size: page.size };
+}
+
+/**
+ * Every matching device's id, in the list's order: the CSV export reads them once, then the
+ * rows a thousand at a time, so it reads the matches once instead of once per page, and a
+ * device changing meanwhile neither moves between pages nor appears twice.
+ */
+export async function findAllDeviceIds(
+  db: Db,
+  zoneId: number,
+  filter: DeviceFilter,
+  options: { sort: DeviceSort; now: Date },
+): Promise<number[]> {
+  return (await gatherMatches(db, zoneId, filter, options.sort, { offset: 0, limit: null, now: options.now })).ids;
 }
 
 /** One device of the zone, not removed (undefined for another zone's). */
 export async function findDevice(db: Db, zoneId: number, id: number, now: Date): Promise<DeviceListRow | undefined> {
-  return (await loadRows(db, zoneId, [id], now))[0];
+  return (await findDevicesByIds(db, zoneId, [id], now))[0];
 }

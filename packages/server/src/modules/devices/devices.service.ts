@@ -38,7 +38,15 @@ import {
   updateDevice as storeUpdateDevice,
   type CommandRow,
 } from './devices.store';
-import { findDevice, findDevices, type DeviceFilter, type DeviceListRow, type DeviceSort } from './device-list.store';
+import {
+  findAllDeviceIds,
+  findDevice,
+  findDevices,
+  findDevicesByIds,
+  type DeviceFilter,
+  type DeviceListRow,
+  type DeviceSort,
+} from './device-list.store';
 import { findGroup, moveDevicesToGroup } from './groups.store';
 
 type Ctx = AppContext & { agents: AgentRuntime };
@@ -137,17 +145,12 @@ export async function exportDevices(
   const zone = await requireZone(ctx, authz, query.o, 'Endpoint', 'read');
   const filter = filterOf(query);
   const sort = sortOf(query.sort);
+  const ids = await findAllDeviceIds(ctx.db, zone.id, filter, { sort, now: ctx.clock.now() });
   const pageSize = 1000;
   async function* pages(): AsyncGenerator<Device[], void, void> {
-    for (let offset = 0; ; offset += pageSize) {
-      const { rows } = await findDevices(ctx.db, zone.id, filter, {
-        sort,
-        offset,
-        limit: pageSize,
-        now: ctx.clock.now(),
-      });
+    for (let i = 0; i < ids.length; i += pageSize) {
+      const rows = await findDevicesByIds(ctx.db, zone.id, ids.slice(i, i + pageSize), ctx.clock.now());
       if (rows.length) yield rows.map(toDevice);
-      if (rows.length < pageSize) return;
     }
   }
   return pages();

@@ -248,6 +248,20 @@ describe('GET /api/servers/export.csv', () => {
     expect(lines[1]).not.toMatch(/,=HYPERLINK/);
   });
 
+  it('exports every match in the list’s order', async () => {
+    for (const sort of ['name:desc', 'last_seen_at:asc']) {
+      const list = await z.admin.get(`/api/servers?o=${o}&sort=${sort}`);
+      const csv = await t.request(`/api/servers/export.csv?o=${o}&sort=${sort}`, { headers: { cookie: z.cookie } });
+      const ids = (await csv.text())
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => Number(line.split(',')[0]));
+      expect(ids).toEqual(list.body.data.map((d: { id: number }) => d.id));
+      expect(ids).toHaveLength(5);
+    }
+  });
+
   it("exports only the devices named in ids (one id, or several), never another zone's", async () => {
     const one = await t.request(`/api/servers/export.csv?o=${o}&ids=${fleet.mac!.id}`, {
       headers: { cookie: z.cookie },
