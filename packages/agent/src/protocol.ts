@@ -44,6 +44,8 @@ export type CheckinRequest = {
   inventory_hash: string | null;
   /** Long-poll: 0–30 seconds. */
   wait_s: number;
+  /** Still running the commands it was given: a heartbeat that takes no new ones. */
+  busy?: boolean;
 };
 
 export type Disk = { name: string; size_bytes: number; type: string };

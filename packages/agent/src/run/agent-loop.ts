@@ -9,7 +9,7 @@ import { collectInventory } from '../jobs/inventory.js';
 import { rebootWhenDue } from '../jobs/notices.js';
 import { runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { Platform } from '../platform/platform.js';
-import type { CommandResult, Inventory } from '../protocol.js';
+import type { AgentCommand, CommandResult, Inventory } from '../protocol.js';
 import { writeState, type AgentState } from '../state/state.js';
 import { backoffDelay, jitteredInterval } from './backoff.js';
 import { enrollDevice } from './enroll.js';
@@ -33,6 +33,8 @@ export type RunOptions = {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   run?: ProcessRunner;
+  /** Between heartbeats while commands run; default the jittered check-in interval. */
+  heartbeatMs?: number;
 };
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -84,6 +86,63 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
     );
   };
 
+  // While commands run (an install, a script, a notice waiting for the user), a busy check-in
+  // every interval keeps the device online in the console; it takes no new commands.
+  const startHeartbeat = (): (() => void) => {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const next = () => {
+      if (stopped) return;
+      timer = setTimeout(beat, options.heartbeatMs ?? jitteredInterval(state.checkin_interval_s, random));
+      timer.unref();
+    };
+    const beat = async () => {
+      try {
+        await api.checkin({ status: await platform.status(), inventory_hash: sentHash, wait_s: 0, busy: true }, signal);
+      } catch {
+        // The check-in after the commands reports the server's state (unreachable, removed).
+      }
+      next();
+    };
+    next();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  };
+
+  /** Runs the commands of a check-in in order and posts each result (kept when unsent). */
+  const runCommands = async (commands: AgentCommand[]) => {
+    for (const cmd of commands) {
+      log(`command ${cmd.id}: ${cmd.type}${allowChanges ? '' : ' (simulation: no --allow-changes)'}`);
+      const result = await executeCommand(cmd, {
+        platform,
+        api,
+        allowChanges,
+        ...(options.run ? { run: options.run } : {}),
+        knownPatches: inventory?.patches ?? [],
+        deferReboot: async (pending) => {
+          state = { ...state, pending_reboot: pending };
+          await save();
+          log(`restart deferred by the user until ${pending.due_at}`);
+        },
+        onInventory: (inv, sent) => {
+          inventory = inv;
+          inventoryAt = Date.now();
+          if (sent) sentHash = inv.hash;
+        },
+      });
+      log(`command ${cmd.id}: ${result.status}${result.exit_code === null ? '' : ` (exit ${result.exit_code})`}`);
+      try {
+        if (!(await postResult(api, cmd.id, result, { random }))) unsent.push({ id: cmd.id, result });
+      } catch (err) {
+        // Kept for after the re-enrolment that a 401 triggers.
+        unsent.push({ id: cmd.id, result });
+        throw err;
+      }
+    }
+  };
+
   const sendInventory = async (inv: Inventory) => {
     await api.putInventory(inv);
     sentHash = inv.hash;
@@ -120,33 +179,11 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
 
       if (res.send_inventory || inventory.hash !== sentHash) await sendInventory(inventory);
 
-      for (const cmd of res.commands) {
-        log(`command ${cmd.id}: ${cmd.type}${allowChanges ? '' : ' (simulation: no --allow-changes)'}`);
-        const result = await executeCommand(cmd, {
-          platform,
-          api,
-          allowChanges,
-          ...(options.run ? { run: options.run } : {}),
-          knownPatches: inventory.patches,
-          deferReboot: async (pending) => {
-            state = { ...state, pending_reboot: pending };
-            await save();
-            log(`restart deferred by the user until ${pending.due_at}`);
-          },
-          onInventory: (inv, sent) => {
-            inventory = inv;
-            inventoryAt = Date.now();
-            if (sent) sentHash = inv.hash;
-          },
-        });
-        log(`command ${cmd.id}: ${result.status}${result.exit_code === null ? '' : ` (exit ${result.exit_code})`}`);
-        try {
-          if (!(await postResult(api, cmd.id, result, { random }))) unsent.push({ id: cmd.id, result });
-        } catch (err) {
-          // Kept for after the re-enrolment that a 401 triggers.
-          unsent.push({ id: cmd.id, result });
-          throw err;
-        }
+      const stopHeartbeat = res.commands.length > 0 && !options.once ? startHeartbeat() : () => undefined;
+      try {
+        await runCommands(res.commands);
+      } finally {
+        stopHeartbeat();
       }
       if (inventory.hash !== sentHash) await sendInventory(inventory);
       await restartWhenDue();

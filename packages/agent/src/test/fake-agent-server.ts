@@ -103,6 +103,14 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
         if (url === '/api/agent/v1/checkin') {
           const body = ZCheckinBody.parse(json);
           d.checkins++;
+          if (body.busy) {
+            return send(200, {
+              commands: [],
+              send_inventory: false,
+              checkin_interval_s: options.intervalS ?? 60,
+              server_time: new Date().toISOString(),
+            });
+          }
           if (d.queue.length === 0 && body.wait_s > 0) {
             await new Promise<void>((resolve) => {
               const timer = setTimeout(resolve, body.wait_s * 1000);

@@ -102,6 +102,12 @@ export const ZCheckinBody = z.object({
   inventory_hash: z.string().max(128).nullable().optional(),
   /** Long-poll: seconds to wait for a command when none is queued (0 to 30). Default 0. */
   wait_s: z.number().int().min(0).max(CHECKIN_WAIT_MAX_S).default(0),
+  /**
+   * The agent is still running the commands it was given (an install, a script, a notice
+   * waiting for the user): the check-in only says the device is there. The server hands out
+   * no commands and does not wait; the ones queued meanwhile come at the next check-in.
+   */
+  busy: z.boolean().default(false),
 });
 export type CheckinBody = z.input<typeof ZCheckinBody>;
 

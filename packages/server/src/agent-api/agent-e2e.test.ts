@@ -151,6 +151,67 @@ describe('the agent against the real server', () => {
   });
 });
 
+describe('a long command', () => {
+  it('keeps the device checking in, busy, and takes a command queued meanwhile only after it', async () => {
+    const checkins: { busy?: boolean; answered: number }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (String(input).endsWith('/checkin') && typeof init?.body === 'string') {
+        const body = JSON.parse(init.body) as { busy?: boolean };
+        const answer = (await res.clone().json()) as { commands: unknown[] };
+        checkins.push({ busy: body.busy, answered: answer.commands.length });
+      }
+      return res;
+    };
+    const agent = await enrolledAgent('e2e-busy-host', { fetch: recording });
+    await agent.run();
+    const id = agent.state.device_id;
+    // The scan's inventory collection waits for the test, as a long install would (the
+    // service's own collection when it starts does not).
+    let collections = 0;
+    let scanning = false;
+    let finishScan!: () => void;
+    const scanMayFinish = new Promise<void>((resolve) => (finishScan = resolve));
+    const software = agent.platform.software.bind(agent.platform);
+    agent.platform.software = async () => {
+      if (++collections === 1) return software();
+      scanning = true;
+      await scanMayFinish;
+      return software();
+    };
+    const controller = new AbortController();
+    const running = agent.run({
+      once: false,
+      waitS: 5,
+      heartbeatMs: 100,
+      signal: controller.signal,
+      state: (await readState(agent.statePath))!,
+    });
+    try {
+      const scan = await zone.admin.post(`/api/servers/${id}/queues?${o()}`, { command_type_name: 'GetOS' });
+      expect(scan.status).toBeLessThan(300);
+      expect(await until(() => scanning)).toBe(true);
+      checkins.length = 0;
+      const later = await zone.admin.post(`/api/servers/${id}/queues?${o()}`, { command_type_name: 'GetOS' });
+      expect(await until(() => checkins.filter((c) => c.busy).length >= 3)).toBe(true);
+      // Heartbeats take nothing: the command queued meanwhile is still waiting.
+      expect(checkins.every((c) => c.busy && c.answered === 0)).toBe(true);
+      const pending = await zone.admin.get(`/api/servers/${id}/commands?${o()}`);
+      expect(pending.body.data.find((c: { id: number }) => c.id === later.body.id).status).toBe('pending');
+      finishScan();
+      const done = await until(async () => {
+        const res = await zone.admin.get(`/api/servers/${id}/commands?${o()}`);
+        return res.body.data.filter((c: { status: string }) => c.status === 'success').length >= 2;
+      });
+      expect(done).toBe(true);
+    } finally {
+      finishScan();
+      controller.abort();
+    }
+    expect(await running).toBe('stopped');
+  });
+});
+
 describe('the fleet simulator against the real server', () => {
   it('enrols 20 devices with their inventories, and they answer a batch scan', async () => {
     const fleetZone = await buildZoneWithKey(t);

@@ -127,6 +127,7 @@ export async function checkin(
     };
     inventory_hash?: string | null;
     wait_s: number;
+    busy?: boolean;
   },
   signal: AbortSignal,
 ): Promise<CheckinResult> {
@@ -142,6 +143,15 @@ export async function checkin(
     uptime_s: status.uptime_s ?? null,
     logged_in_user: status.logged_in_user ?? null,
   });
+  // A busy agent's heartbeat takes nothing: it would have to hold commands it cannot run yet.
+  if (body.busy) {
+    return {
+      commands: [],
+      send_inventory: false,
+      checkin_interval_s: device.checkinIntervalS,
+      server_time: ctx.clock.now().toISOString(),
+    };
+  }
   // Most check-ins find nothing queued: they share one read instead of each taking with a write.
   let commands = (await ctx.agents.hasPendingCommands(device.id))
     ? await takePendingCommands(ctx.db, device.id, ctx.clock.now())

@@ -172,6 +172,21 @@ describe('POST /api/agent/v1/checkin', () => {
     expect((await checkinAs(t, d.token)).body.commands).toEqual([]);
   });
 
+  it('records a busy check-in (a heartbeat while commands run) and keeps the queued command for the next', async () => {
+    const d = await enrollDevice(t, zoneA.accessKey);
+    const queued = await zoneA.admin.post(`/api/servers/${d.id}/queues?o=${zoneA.zone.id}`, {
+      command_type_name: 'GetOS',
+    });
+    const busy = await checkinAs(t, d.token, { busy: true, status: { uptime_s: 5 } });
+    expect(busy.status).toBe(200);
+    expect(busy.body).toMatchObject({ commands: [], send_inventory: false, checkin_interval_s: 60 });
+    await afterLastSeenFlush();
+    const [presence] = await t.db.select().from(devicePresence).where(eq(devicePresence.deviceId, d.id));
+    expect(presence!.uptimeS).toBe(5);
+    const next = await checkinAs(t, d.token);
+    expect(next.body.commands).toEqual([expect.objectContaining({ id: queued.body.id, type: 'scan' })]);
+  });
+
   it('tells a removed device to stop with 410', async () => {
     const d = await enrollDevice(t, zoneA.accessKey);
     expect((await checkinAs(t, d.token)).status).toBe(200);
