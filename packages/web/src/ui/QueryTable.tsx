@@ -10,19 +10,10 @@ export type QueryTableSource<T> = { data: readonly T[] | undefined; isPending: b
 
 /**
  * A whole-list table fed by one query: its loading, error and empty states in one place, so
- * every settings and global page shows them the same way. Paged, sortable tables use
- * ui/table instead; this one is for lists the server returns whole.
+ * every settings and global page shows them the same way. A list the server pages uses
+ * PagedQueryTable; sortable, filterable tables use ui/table.
  */
-export function QueryTable<T>({
-  label,
-  query,
-  columns,
-  rowKey,
-  renderCells,
-  empty,
-  errorText = TEXTS.generic.unableToLoad,
-  minWidth = 720,
-}: {
+export type QueryTableProps<T> = {
   label: string;
   query: QueryTableSource<T>;
   columns: readonly QueryTableColumn[];
@@ -32,7 +23,18 @@ export function QueryTable<T>({
   empty: ReactNode;
   errorText?: string;
   minWidth?: number;
-}) {
+};
+
+export function QueryTable<T>({
+  label,
+  query,
+  columns,
+  rowKey,
+  renderCells,
+  empty,
+  errorText = TEXTS.generic.unableToLoad,
+  minWidth = 720,
+}: QueryTableProps<T>) {
   if (query.isError)
     return (
       <Alert color="red" role="alert">

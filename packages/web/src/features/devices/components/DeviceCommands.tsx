@@ -1,9 +1,7 @@
-import { PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
-import { Code, Loader, Stack, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Code, Table, Text } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { formatUtc } from '../../../ui/format-date';
-import { TablePager } from '../../../ui/table/TablePager';
+import { PagedQueryTable, usePaging } from '../../../ui/PagedQueryTable';
 import { useDeviceCommands } from '../devices.api';
 import type { DeviceCommand } from '../devices.types';
 import { CommandStatusBadge } from './DeviceBadges';
@@ -39,59 +37,44 @@ function CommandOutput({ command }: { command: DeviceCommand }) {
   );
 }
 
+const COLUMNS = [
+  { key: 'type', header: T.commandType },
+  { key: 'status', header: T.commandStatus },
+  { key: 'exit', header: T.exitCode },
+  { key: 'created', header: T.created },
+  { key: 'finished', header: T.finished },
+  { key: 'output', header: T.output },
+] as const;
+
 /**
  * The commands sent to the device with their results; refreshes every 5 s while one is open
  * (the page shows the live status above the tabs).
  */
 export function DeviceCommands({ zoneId, deviceId }: { zoneId: number; deviceId: number }) {
-  const [paging, setPaging] = useState({ page: 1, limit: PAGE_SIZE_DEFAULT });
-  const commands = useDeviceCommands(zoneId, deviceId, { page: paging.page - 1, limit: paging.limit });
-  const rows = commands.data?.data ?? [];
+  const paging = usePaging();
+  const commands = useDeviceCommands(zoneId, deviceId, { page: paging.apiPage, limit: paging.limit });
   return (
-    <Stack gap="md">
-      {commands.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {commands.data && rows.length === 0 && <Text c="dimmed">{T.noCommands}</Text>}
-      {rows.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table withTableBorder aria-label={T.commands}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{T.commandType}</Table.Th>
-                <Table.Th scope="col">{T.commandStatus}</Table.Th>
-                <Table.Th scope="col">{T.exitCode}</Table.Th>
-                <Table.Th scope="col">{T.created}</Table.Th>
-                <Table.Th scope="col">{T.finished}</Table.Th>
-                <Table.Th scope="col">{T.output}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>{CONSOLE_TEXTS.commandType[c.type] ?? c.type}</Table.Td>
-                  <Table.Td>
-                    <CommandStatusBadge status={c.status} />
-                  </Table.Td>
-                  <Table.Td>{c.exit_code ?? '—'}</Table.Td>
-                  <Table.Td>{formatUtc(c.created_at)}</Table.Td>
-                  <Table.Td>{formatUtc(c.finished_at)}</Table.Td>
-                  <Table.Td>
-                    <CommandOutput command={c} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+    <PagedQueryTable
+      label={T.commands}
+      query={commands}
+      paging={paging}
+      columns={COLUMNS}
+      rowKey={(c) => c.id}
+      empty={T.noCommands}
+      renderCells={(c) => (
+        <>
+          <Table.Td>{CONSOLE_TEXTS.commandType[c.type] ?? c.type}</Table.Td>
+          <Table.Td>
+            <CommandStatusBadge status={c.status} />
+          </Table.Td>
+          <Table.Td>{c.exit_code ?? '—'}</Table.Td>
+          <Table.Td>{formatUtc(c.created_at)}</Table.Td>
+          <Table.Td>{formatUtc(c.finished_at)}</Table.Td>
+          <Table.Td>
+            <CommandOutput command={c} />
+          </Table.Td>
+        </>
       )}
-      {commands.data && commands.data.size > paging.limit && (
-        <TablePager
-          page={paging.page}
-          limit={paging.limit}
-          total={commands.data.size}
-          onPage={(page) => setPaging({ ...paging, page })}
-          onLimit={(limit) => setPaging({ page: 1, limit })}
-        />
-      )}
-    </Stack>
+    />
   );
 }

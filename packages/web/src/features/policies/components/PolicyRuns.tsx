@@ -1,10 +1,9 @@
-import { PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
 import { executionBanner, type PolicyResultStatus } from '@patchwell/core/policies/policy-runs.schema';
-import { Anchor, Badge, Button, Code, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { formatUtc } from '../../../ui/format-date';
-import { TablePager } from '../../../ui/table/TablePager';
+import { PagedQueryTable, usePaging } from '../../../ui/PagedQueryTable';
 import { usePolicyRuns, useRunResults } from '../policies.api';
 import { POLICY_TEXTS as T } from '../policies.texts';
 import type { PolicyResultDetail } from '@patchwell/core/policies/policy-responses.schema';
@@ -45,58 +44,43 @@ export function ResultOutput({
   );
 }
 
+const RESULT_COLUMNS = [
+  { key: 'device', header: T.device },
+  { key: 'status', header: T.status },
+  { key: 'exit', header: T.exitCode },
+  { key: 'finished', header: T.finished },
+  { key: 'output', header: T.output },
+] as const;
+
 function RunResults({ zoneId, policyId, run }: { zoneId: number; policyId: number; run: PolicyRunDetail }) {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(PAGE_SIZE_DEFAULT);
+  const paging = usePaging();
   const [shown, setShown] = useState<PolicyResultDetail | null>(null);
-  const results = useRunResults(zoneId, policyId, run.id, { page: page - 1, limit });
-  const rows = results.data?.data ?? [];
+  const results = useRunResults(zoneId, policyId, run.id, { page: paging.apiPage, limit: paging.limit });
   return (
-    <Stack gap="sm">
-      {results.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {results.data && rows.length === 0 && <Text size="sm">{T.noResults}</Text>}
-      {rows.length > 0 && (
-        <Table withTableBorder aria-label={T.results}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{T.device}</Table.Th>
-              <Table.Th scope="col">{T.status}</Table.Th>
-              <Table.Th scope="col">{T.exitCode}</Table.Th>
-              <Table.Th scope="col">{T.finished}</Table.Th>
-              <Table.Th scope="col">{T.output}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>{r.server_name}</Table.Td>
-                <Table.Td>
-                  <ResultBadge status={r.status} />
-                </Table.Td>
-                <Table.Td>{r.exit_code ?? '—'}</Table.Td>
-                <Table.Td>{formatUtc(r.finished_at)}</Table.Td>
-                <Table.Td>
-                  <Anchor component="button" type="button" size="sm" onClick={() => setShown(r)}>
-                    {T.showOutput(r.server_name)}
-                  </Anchor>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-      {results.data && results.data.size > limit && (
-        <TablePager
-          page={page}
-          limit={limit}
-          total={results.data.size}
-          onPage={setPage}
-          onLimit={(l) => {
-            setLimit(l);
-            setPage(1);
-          }}
-        />
-      )}
+    <>
+      <PagedQueryTable
+        label={T.results}
+        query={results}
+        paging={paging}
+        columns={RESULT_COLUMNS}
+        rowKey={(r) => r.id}
+        empty={T.noResults}
+        renderCells={(r) => (
+          <>
+            <Table.Td>{r.server_name}</Table.Td>
+            <Table.Td>
+              <ResultBadge status={r.status} />
+            </Table.Td>
+            <Table.Td>{r.exit_code ?? '—'}</Table.Td>
+            <Table.Td>{formatUtc(r.finished_at)}</Table.Td>
+            <Table.Td>
+              <Anchor component="button" type="button" size="sm" onClick={() => setShown(r)}>
+                {T.showOutput(r.server_name)}
+              </Anchor>
+            </Table.Td>
+          </>
+        )}
+      />
       <Modal
         opened={shown !== null}
         onClose={() => setShown(null)}
@@ -105,72 +89,57 @@ function RunResults({ zoneId, policyId, run }: { zoneId: number; policyId: numbe
       >
         {shown && <ResultOutput result={shown} />}
       </Modal>
-    </Stack>
+    </>
   );
 }
 
+const RUN_COLUMNS = [
+  { key: 'started', header: T.runStarted2 },
+  { key: 'trigger', header: T.trigger },
+  { key: 'status', header: T.status },
+  { key: 'devices', header: T.devices },
+  { key: 'results', header: T.results },
+] as const;
+
 /** A policy's runs of the last 30 days; choosing one lists its per-device results with output. */
 export function PolicyRuns({ zoneId, policyId }: { zoneId: number; policyId: number }) {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(PAGE_SIZE_DEFAULT);
+  const paging = usePaging();
   const [openRun, setOpenRun] = useState<PolicyRunDetail | null>(null);
-  const runs = usePolicyRuns(zoneId, policyId, { page: page - 1, limit });
-  const rows = runs.data?.data ?? [];
+  const runs = usePolicyRuns(zoneId, policyId, { page: paging.apiPage, limit: paging.limit });
   return (
     <Stack gap="md">
       <Title order={2} fz="h4">
         {T.runs}
       </Title>
-      {runs.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
-      {runs.data && rows.length === 0 && <Text size="sm">{T.noRuns}</Text>}
-      {rows.length > 0 && (
-        <Table withTableBorder highlightOnHover aria-label={T.runs}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{T.runStarted2}</Table.Th>
-              <Table.Th scope="col">{T.trigger}</Table.Th>
-              <Table.Th scope="col">{T.status}</Table.Th>
-              <Table.Th scope="col">{T.devices}</Table.Th>
-              <Table.Th scope="col">{T.results}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>{formatUtc(r.create_time)}</Table.Td>
-                <Table.Td>{T.triggers[r.trigger] ?? r.trigger}</Table.Td>
-                <Table.Td>{executionBanner(r.status, r.error_code).text}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{r.device_count}</Text>
-                  <Text size="xs" c="dimmed">
-                    {Object.entries(r.results)
-                      .filter(([, n]) => n > 0)
-                      .map(([s, n]) => `${n} ${CONSOLE_TEXTS.commandStatus[s]?.toLowerCase() ?? s}`)
-                      .join(', ')}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Button variant="subtle" size="xs" onClick={() => setOpenRun(r)}>
-                    {T.viewResults}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-      {runs.data && runs.data.size > limit && (
-        <TablePager
-          page={page}
-          limit={limit}
-          total={runs.data.size}
-          onPage={setPage}
-          onLimit={(l) => {
-            setLimit(l);
-            setPage(1);
-          }}
-        />
-      )}
+      <PagedQueryTable
+        label={T.runs}
+        query={runs}
+        paging={paging}
+        columns={RUN_COLUMNS}
+        rowKey={(r) => r.id}
+        empty={T.noRuns}
+        renderCells={(r) => (
+          <>
+            <Table.Td>{formatUtc(r.create_time)}</Table.Td>
+            <Table.Td>{T.triggers[r.trigger] ?? r.trigger}</Table.Td>
+            <Table.Td>{executionBanner(r.status, r.error_code).text}</Table.Td>
+            <Table.Td>
+              <Text size="sm">{r.device_count}</Text>
+              <Text size="xs" c="dimmed">
+                {Object.entries(r.results)
+                  .filter(([, n]) => n > 0)
+                  .map(([s, n]) => `${n} ${CONSOLE_TEXTS.commandStatus[s]?.toLowerCase() ?? s}`)
+                  .join(', ')}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Button variant="subtle" size="xs" onClick={() => setOpenRun(r)}>
+                {T.viewResults}
+              </Button>
+            </Table.Td>
+          </>
+        )}
+      />
       {openRun && (
         <Stack gap="sm" role="region" aria-label={T.resultsTitle(formatUtc(openRun.create_time))}>
           <Title order={3} fz="h5">
