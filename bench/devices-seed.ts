@@ -78,32 +78,30 @@ export async function seedDevices(
       // Nine in ten checked in within the last two minutes (online); the rest days ago.
       const lastSeen = (m: SimMachine) =>
         new Date(now.getTime() - (m.index % 10 === 9 ? 86_400_000 * (1 + (m.index % 7)) : (m.index * 7919) % 120_000));
-      const rows = machines.map((m) => {
-        return {
-          organizationId: zoneId,
-          groupId: group.id,
-          checkinIntervalS: group.checkinIntervalS,
-          machineId: m.machineId,
-          hostname: m.system.hostname,
-          osFamily: m.system.os_family,
-          osName: m.system.os_name,
-          osVersion: m.system.os_version,
-          arch: m.system.arch,
-          agentVersion: m.system.agent_version,
-          tokenHash: hashDeviceToken(seededToken(m.index)),
-          ipAddrs: [m.ipPublic],
-          ipAddrsPrivate: [m.ipPrivate],
-          needsReboot: m.needsReboot,
-          inventoryHash: m.index < range.inventoryTo ? null : seededHash(m),
-          lastInventoryAt: m.index < range.inventoryTo ? null : now,
-          // What replaceInventory writes: the details (below), and these columns from them.
-          timezone: m.system.timezone ?? null,
-          loggedInUser: m.system.logged_in_user ?? null,
-          compliance: complianceOf(m.patches.map((p) => p.severity)),
-          pendingPatches: m.patches.length,
-          createdAt: new Date(now.getTime() - 86_400_000 * 30 + m.index * 1000),
-        };
-      });
+      const rows = machines.map((m) => ({
+        organizationId: zoneId,
+        groupId: group.id,
+        checkinIntervalS: group.checkinIntervalS,
+        machineId: m.machineId,
+        hostname: m.system.hostname,
+        osFamily: m.system.os_family,
+        osName: m.system.os_name,
+        osVersion: m.system.os_version,
+        arch: m.system.arch,
+        agentVersion: m.system.agent_version,
+        tokenHash: hashDeviceToken(seededToken(m.index)),
+        ipAddrs: [m.ipPublic],
+        ipAddrsPrivate: [m.ipPrivate],
+        needsReboot: m.needsReboot,
+        inventoryHash: m.index < range.inventoryTo ? null : seededHash(m),
+        lastInventoryAt: m.index < range.inventoryTo ? null : now,
+        // What replaceInventory writes: the details (below), and these columns from them.
+        timezone: m.system.timezone ?? null,
+        loggedInUser: m.system.logged_in_user ?? null,
+        compliance: complianceOf(m.patches.map((p) => p.severity)),
+        pendingPatches: m.patches.length,
+        createdAt: new Date(now.getTime() - 86_400_000 * 30 + m.index * 1000),
+      }));
       const inserted = await db.insert(devices).values(rows).returning({ id: devices.id });
       await db
         .insert(deviceDetails)

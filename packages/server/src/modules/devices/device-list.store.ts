@@ -77,9 +77,8 @@ function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
   if (f.tag) parts.push(sql`${devices.tags} @> array[${f.tag}]::text[]`);
   if (f.ids) parts.push(inArray(devices.id, f.ids));
   if (f.hasPackage !== undefined) {
-    // Qualified by hand: drizzle leaves columns of a single-table select (the count) unqualified.
     parts.push(
-      sql`(exists (select 1 from ${deviceSoftware} s where s.device_id = "devices"."id" and s.name = ${f.hasPackage}) or exists (select 1 from ${devicePatches} p where p.device_id = "devices"."id" and p.name = ${f.hasPackage}))`,
+      sql`(exists (select 1 from ${deviceSoftware} s where s.device_id = ${devices.id} and s.name = ${f.hasPackage}) or exists (select 1 from ${devicePatches} p where p.device_id = ${devices.id} and p.name = ${f.hasPackage}))`,
     );
   }
   const search = f.search?.trim();
@@ -192,7 +191,8 @@ export async function findDevicesByIds(db: Db, zoneId: number, ids: number[], no
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-function toListRow(r: {
+/** A list row from a select of `device`, `groupName` and presenceFields. */
+export function toListRow(r: {
   device: DeviceRow;
   groupName: string;
   isOnline: boolean;

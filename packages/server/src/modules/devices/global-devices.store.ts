@@ -2,7 +2,7 @@ import { and, asc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import type { GlobalDeviceSortField } from '@patchwell/core/devices/global-devices.schema';
 import type { Db } from '../../db/client';
 import { devicePresence, devices, organizations, serverGroups } from '../../db/schema';
-import type { DeviceListRow } from './device-list.store';
+import { toListRow, type DeviceListRow } from './device-list.store';
 import { likeEscape } from './devices.store';
 import { presenceFields } from './presence';
 
@@ -63,15 +63,7 @@ export async function findAccountDevices(
       .where(where),
   ]);
   return {
-    rows: rows.map((r) => ({
-      ...r.device,
-      groupName: r.groupName,
-      isOnline: Boolean(r.isOnline),
-      lastSeenAt: r.lastSeenAt,
-      uptimeS: r.uptimeS,
-      zoneId: r.device.organizationId,
-      zoneName: r.zoneName,
-    })),
+    rows: rows.map((r) => ({ ...toListRow(r), zoneId: r.device.organizationId, zoneName: r.zoneName })),
     size: total?.n ?? 0,
   };
 }
