@@ -51,7 +51,6 @@ export async function dispatchRun(
     groupIds: chosen ? null : policy.serverGroups,
     ids: chosen,
     now,
-    withTimezone: !policy.useScheduledTimezone,
   });
   const isLocalSlot = run.tzKey !== null && !policy.useScheduledTimezone;
   const targeted = candidates.filter(
@@ -130,8 +129,8 @@ export async function dispatchRun(
   // The next patch time shown per device: the slot's next run (its own timezone's for local-time policies).
   const slots = await findSlots(tx, [policy.id]);
   const nextByKey = new Map(slots.map((s) => [s.tzKey, s.nextRunAt]));
-  const nextFor = (tz: string | null) =>
-    (policy.useScheduledTimezone ? nextByKey.get(policy.scheduledTimezone) : nextByKey.get(tz ?? 'UTC')) ?? null;
+  const nextFor = (tz: string) =>
+    (policy.useScheduledTimezone ? nextByKey.get(policy.scheduledTimezone) : nextByKey.get(tz)) ?? null;
   await upsertStandings(
     tx,
     results.flatMap((r, i) => {

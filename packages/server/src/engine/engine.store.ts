@@ -175,20 +175,16 @@ export type CandidateDevice = {
   osName: string;
   osVersion: string;
   groupId: number;
-  /** Its IANA timezone (UTC when it reported none); null when the caller did not ask for it. */
-  timezone: string | null;
+  /** Its IANA timezone (UTC when it reported none). */
+  timezone: string;
   isOnline: boolean;
 };
 
-/**
- * The zone's live devices in `groupIds` (and among `ids`, when given), whether online, and,
- * unless `withTimezone` is false, their timezone (only policies run in each device's local
- * time need it).
- */
+/** The zone's live devices in `groupIds` (and among `ids`, when given), whether online, and their timezone. */
 export async function findCandidateDevices(
   db: Exec,
   zoneId: number,
-  options: { groupIds: number[] | null; ids: number[] | null; now: Date; withTimezone?: boolean },
+  options: { groupIds: number[] | null; ids: number[] | null; now: Date },
 ): Promise<CandidateDevice[]> {
   const rows = await db
     .select({
@@ -202,7 +198,7 @@ export async function findCandidateDevices(
       osName: devices.osName,
       osVersion: devices.osVersion,
       groupId: devices.groupId,
-      timezone: options.withTimezone === false ? sql<null>`null` : sql<string>`coalesce(${devices.timezone}, 'UTC')`,
+      timezone: sql<string>`coalesce(${devices.timezone}, 'UTC')`,
       isOnline: onlineAt(options.now),
     })
     .from(devices)

@@ -40,17 +40,6 @@ export async function deferResult(
   return row;
 }
 
-/** Appends a sentence to a result's message (what the notice and the reboot came to). */
-export async function appendResultMessage(db: Exec, resultId: number, text: string) {
-  await db
-    .update(policyDeviceResults)
-    .set({
-      message: sql`case when ${policyDeviceResults.message} is null then ${text}
-                        else ${policyDeviceResults.message} || ' ' || ${text} end`,
-    })
-    .where(eq(policyDeviceResults.id, resultId));
-}
-
 /**
  * Deferrals each device already used on a still-waiting result of the policy, which the
  * next run supersedes: the new run carries the count on.

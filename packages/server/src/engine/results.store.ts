@@ -205,15 +205,19 @@ export type CommandOutcome = {
   finishedAt: Date | null;
 };
 
-/** Writes an outcome onto an open result; returns the result when it was open. */
+/**
+ * Writes an outcome onto an open result, `said` (what the agent reported of notices and
+ * restarts) added to its message; returns the result when it was open.
+ */
 export async function finishResult(
   db: Exec,
   resultId: number,
   outcome: CommandOutcome,
+  said?: string | null,
 ): Promise<ResultRow | undefined> {
   const [row] = await db
     .update(policyDeviceResults)
-    .set(outcome)
+    .set(said ? { ...outcome, message: sql`concat_ws(' ', ${policyDeviceResults.message}, ${said}::text)` } : outcome)
     .where(and(eq(policyDeviceResults.id, resultId), inArray(policyDeviceResults.status, ['pending', 'in_progress'])))
     .returning();
   return row;

@@ -23,7 +23,7 @@ import {
 } from './results.store';
 import { commandTiming } from './commands';
 import { deferralOf, outcomeMessage } from './notices';
-import { appendResultMessage, deferResult } from './notices.store';
+import { deferResult } from './notices.store';
 import { customPolicyScripts, targetsDevice } from './targets';
 
 /**
@@ -105,20 +105,23 @@ export async function onPolicyCommandResult(
           return 0;
         }
       }
-      const row = await finishResult(db, link.policy_result_id, {
-        status: result.status,
-        exitCode: result.exit_code ?? null,
-        stdoutTail: result.stdout_tail ?? null,
-        stderrTail: result.stderr_tail ?? null,
-        finishedAt: now,
-      });
+      const row = await finishResult(
+        db,
+        link.policy_result_id,
+        {
+          status: result.status,
+          exitCode: result.exit_code ?? null,
+          stdoutTail: result.stdout_tail ?? null,
+          stderrTail: result.stderr_tail ?? null,
+          finishedAt: now,
+        },
+        outcomeMessage(result),
+      );
       if (row) {
         // The run's last open result closes the run now, not at the scheduler's next tick.
         await refreshOpenRuns(db, now, row.runId, { onlyWhenDone: true });
         await upsertStandings(db, standingsOf([row]), now);
       }
-      const said = row && outcomeMessage(result);
-      if (said) await appendResultMessage(db, row.id, said);
       // As the family does, a worklet is evaluated again after its remediation ran.
       if (row && link.type === 'run_script' && result.status === 'success') {
         return await queueEvaluations(db, link.organization_id, deviceId, now, row.policyId);

@@ -97,7 +97,7 @@ export async function uploadInstaller(
 }
 
 async function requireInstaller(ctx: AppContext, zoneId: number, id: string): Promise<InstallerRow> {
-  const row = UUID.test(id) ? await findInstaller(ctx.db, zoneId, id) : undefined;
+  const row = await findZoneInstaller(ctx, zoneId, id);
   if (!row) throw notFound();
   return row;
 }
@@ -137,7 +137,7 @@ export async function checkPolicyInstaller(ctx: Pick<AppContext, 'db'>, zoneId: 
   const installer = (configuration as { installer?: Partial<InstallerFile> | null } | null)?.installer;
   if (!installer) return;
   const id = installer.id ?? '';
-  const row = UUID.test(id) ? await findInstaller(ctx.db, zoneId, id) : undefined;
+  const row = await findZoneInstaller(ctx, zoneId, id);
   if (!row) {
     throw validationError({
       'configuration.installer': ['This installer was not uploaded to this zone. Upload the file again.'],
@@ -150,7 +150,7 @@ export async function checkPolicyInstaller(ctx: Pick<AppContext, 'db'>, zoneId: 
   }
 }
 
-/** The zone's installer of that id, if any (clone jobs read the source's). */
+/** The zone's installer of that id, if any (none for an id that is not a UUID). */
 export function findZoneInstaller(ctx: Pick<AppContext, 'db'>, zoneId: number, id: string) {
   return UUID.test(id) ? findInstaller(ctx.db, zoneId, id) : Promise.resolve(undefined);
 }
@@ -183,7 +183,7 @@ export async function openInstallerForDevice(
   device: { id: number; organizationId: number },
   id: string,
 ) {
-  const row = UUID.test(id) ? await findInstaller(ctx.db, device.organizationId, id) : undefined;
+  const row = await findZoneInstaller(ctx, device.organizationId, id);
   if (!row || !(await hasOpenInstallCommand(ctx.db, device.id, row.id))) throw notFound();
   const file = await openStoredFile(ctx.config, row.organizationId, row.sha256);
   if (!file) {
