@@ -76,7 +76,10 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
   const restartWhenDue = async () => {
     const pending = state.pending_reboot;
     if (!pending || Date.parse(pending.due_at) > Date.now()) return;
-    const { next, report } = await rebootWhenDue(pending, { platform, allowChanges, run: options.run ?? runProcess });
+    // The restart notice may wait for the user as long as the policy allows.
+    const { next, report } = await whileBusy(() =>
+      rebootWhenDue(pending, { platform, allowChanges, run: options.run ?? runProcess }),
+    );
     state = { ...state, pending_reboot: next };
     await save();
     log(
@@ -109,6 +112,16 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
       stopped = true;
       clearTimeout(timer);
     };
+  };
+
+  /** Runs `work` with the heartbeat going (not for `--once`, which has no interval to keep). */
+  const whileBusy = async <T>(work: () => Promise<T>): Promise<T> => {
+    const stop = options.once ? () => undefined : startHeartbeat();
+    try {
+      return await work();
+    } finally {
+      stop();
+    }
   };
 
   /** Runs the commands of a check-in in order and posts each result (kept when unsent). */
@@ -179,12 +192,7 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
 
       if (res.send_inventory || inventory.hash !== sentHash) await sendInventory(inventory);
 
-      const stopHeartbeat = res.commands.length > 0 && !options.once ? startHeartbeat() : () => undefined;
-      try {
-        await runCommands(res.commands);
-      } finally {
-        stopHeartbeat();
-      }
+      if (res.commands.length > 0) await whileBusy(() => runCommands(res.commands));
       if (inventory.hash !== sentHash) await sendInventory(inventory);
       await restartWhenDue();
 
