@@ -42,7 +42,7 @@ export type AgentApi = {
   postResult(commandId: number, body: CommandResult): Promise<void>;
   /**
    * Starts the download of a policy's installer (`GET /installers/{id}`): the body as a
-   * stream, with the length and SHA-256 the server announces. `signal` bounds the whole
+   * stream, with the length the server announces. `signal` bounds the whole
    * transfer; the client's own timeout only bounds waiting for the answer's headers.
    */
   downloadInstaller(id: string, signal?: AbortSignal): Promise<InstallerDownload>;
@@ -52,8 +52,6 @@ export type InstallerDownload = {
   body: ReadableStream<Uint8Array>;
   /** Content-Length, when sent. */
   sizeBytes: number | null;
-  /** X-Checksum-SHA256, when sent. */
-  sha256: string | null;
 };
 
 export type ApiClientOptions = {
@@ -148,7 +146,6 @@ export function createApiClient(server: string, options: ApiClientOptions = {}):
       return {
         body: res.body!,
         sizeBytes: res.headers.has('content-length') && Number.isSafeInteger(length) ? length : null,
-        sha256: res.headers.get('x-checksum-sha256')?.toLowerCase() ?? null,
       };
     },
   };

@@ -1,8 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
-import type { AgentApi } from '../api/client.js';
+import { describe, expect, it } from 'vitest';
 import { createLinuxNotifier } from '../notify/linux.js';
 import { fixture } from '../platform/fixtures/fixtures.js';
 import type { AgentCommand, Patch } from '../protocol.js';
+import { fakeApi } from '../test/fake-api.js';
 import { createFakePlatform } from '../test/fake-platform.js';
 import { createFakeRunner, type FakeAnswer, type FakeRule } from '../test/fake-runner.js';
 import { executeCommand } from './executor.js';
@@ -14,15 +14,7 @@ import { rebootWhenDue, type PendingReboot } from './notices.js';
  * into the result is the agent's own code throughout.
  */
 
-const api: AgentApi = {
-  server: 'http://fake',
-  setToken: () => {},
-  enroll: vi.fn(),
-  checkin: vi.fn(),
-  putInventory: vi.fn(async () => {}),
-  postResult: vi.fn(async () => {}),
-  downloadInstaller: vi.fn(),
-};
+const api = fakeApi();
 
 const deferral = { periods_h: [1, 4, 8], remaining: 3, max: 6, auto_defer: false };
 const notice = { message: 'Updates are coming.', timeout_min: 15, deferral };

@@ -1,22 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AgentApiError, NetworkError, type AgentApi } from '../api/client.js';
+import { AgentApiError, NetworkError } from '../api/client.js';
 import type { AgentCommand } from '../protocol.js';
+import { fakeApi } from '../test/fake-api.js';
 import { createFakePlatform } from '../test/fake-platform.js';
 import { executeCommand, postResult } from './executor.js';
 import { runProcess, TailBuffer } from './process.js';
-
-function fakeApi(overrides: Partial<AgentApi> = {}): AgentApi {
-  return {
-    server: 'http://fake',
-    setToken: () => {},
-    enroll: vi.fn(),
-    checkin: vi.fn(),
-    putInventory: vi.fn(async () => {}),
-    postResult: vi.fn(async () => {}),
-    downloadInstaller: vi.fn(),
-    ...overrides,
-  };
-}
 
 const command = (type: AgentCommand['type'], args: AgentCommand['args'] = {}, timeout_s = 60): AgentCommand => ({
   id: 1,

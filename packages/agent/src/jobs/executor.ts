@@ -19,7 +19,8 @@ import {
   removeDownload,
   type InstallerJob,
 } from './installer.js';
-import { noticeBeforeRun, rebootAfterRun, type NoticeContext } from './notices.js';
+import { deferredRunText } from '../notify/notifier.js';
+import { noticeBeforeRun, rebootAfterRun, type NoticeContext, type PendingReboot } from './notices.js';
 import { runProcess, type ProcessOutcome, type ProcessRunner, type ProcessSpec } from './process.js';
 
 export type ExecutorContext = {
@@ -32,8 +33,11 @@ export type ExecutorContext = {
   now?: () => Date;
   /** The latest inventory's patches (which installed ones need a reboot). */
   knownPatches?: Patch[];
-  /** Keeps a restart the user deferred, to ask again when it is due (the service's state). */
-  deferReboot?: NoticeContext['deferReboot'];
+  /**
+   * Keeps a restart the user deferred (the service saves it in its state and asks again when
+   * it is due). Without it (`run --once`), a deferred restart is left to the OS's scheduler.
+   */
+  deferReboot?: (pending: PendingReboot) => Promise<void>;
 };
 
 const DEFAULT_TIMEOUT_S = 3600;
@@ -103,20 +107,12 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     finished_at: now().toISOString(),
     ...(data ? { data } : {}),
   });
-  const noticeCtx: NoticeContext = {
-    platform: ctx.platform,
-    allowChanges: ctx.allowChanges,
-    run,
-    ...(ctx.knownPatches ? { knownPatches: ctx.knownPatches } : {}),
-    ...(ctx.deferReboot ? { deferReboot: ctx.deferReboot } : {}),
-    ...(ctx.now ? { now: ctx.now } : {}),
-  };
+  const noticeCtx: NoticeContext = { ...ctx, run };
+  // The notice before the run gets half the command's time.
+  const noticeBudgetS = timeoutMs / 2000;
   // The user deferred: nothing runs; the server queues the command again after the deferral.
   const deferred = (notice: NoticeReport): CommandResult => ({
-    ...done(
-      'canceled',
-      `${notice.timed_out ? 'Deferred automatically (the notice was not answered)' : 'Deferred by the user'} for ${notice.defer_h} h; nothing was run.\n`,
-    ),
+    ...done('canceled', deferredRunText(notice.defer_h, notice.timed_out)),
     notice,
   });
   // After the run: the notice's report, and the policy's reboot when the run succeeded.
@@ -128,7 +124,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     return reboot ? { ...out, reboot } : out;
   };
 
-  // An uploaded installer: downloaded, checked, run by the install command, removed.
+  // An uploaded installer: downloaded, checked, run by the install command, removed. Only
+  // `install_package` carries one, and it carries no notice or reboot (see carriesNotices).
   const runInstaller = async (job: InstallerJob): Promise<CommandResult> => {
     const data = { installer: job.installer.id, simulated: !ctx.allowChanges };
     if (!ctx.allowChanges) {
@@ -140,8 +137,6 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
         data,
       );
     }
-    const notice = await noticeBeforeRun(cmd, noticeCtx);
-    if (notice?.choice === 'defer') return deferred(notice);
     let download;
     try {
       download = await downloadInstaller(ctx.api, job.installer, { signal: AbortSignal.timeout(timeLeftMs()) });
@@ -153,7 +148,7 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
       const spec = installerSpec(ctx.platform, job, download.filePath);
       const result = fromOutcome(await run(spec, { timeoutMs: timeLeftMs(), maxBytes: TAIL_BYTES }), data);
       if (result.status === 'success') ctx.onInventory?.(await collectInventory(ctx.platform), false);
-      return await finish(result, notice);
+      return result;
     } finally {
       await removeDownload(download.dir);
     }
@@ -184,7 +179,7 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
         if (job) return await runInstaller(job);
         const simulate = !ctx.allowChanges;
         const spec = ctx.platform.packageCommand(packageAction(cmd), { simulate });
-        const notice = await noticeBeforeRun(cmd, noticeCtx);
+        const notice = await noticeBeforeRun(cmd, noticeCtx, noticeBudgetS);
         if (notice?.choice === 'defer') return deferred(notice);
         const out = await run(spec, { timeoutMs: timeLeftMs(), maxBytes: TAIL_BYTES * 4 });
         const data: Record<string, unknown> = { simulated: simulate, command: describe(spec) };
@@ -207,7 +202,7 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
             command: describe(spec),
           });
         }
-        const notice = await noticeBeforeRun(cmd, noticeCtx);
+        const notice = await noticeBeforeRun(cmd, noticeCtx, noticeBudgetS);
         if (notice?.choice === 'defer') return deferred(notice);
         const result = fromOutcome(await run(spec, { timeoutMs: timeLeftMs(), maxBytes: TAIL_BYTES }), {
           language,

@@ -7,7 +7,8 @@ import type { CommandNotice, NoticeReport, RebootReport } from '@patchwell/core/
 import { carriesNotices } from '@patchwell/core/agent/notices';
 import { unavailableNotifier, deferralHint, reportOf, type Notifier } from '../notify/notifier.js';
 import type { Platform } from '../platform/platform.js';
-import type { AgentCommand, Patch } from '../protocol.js';
+import type { AgentCommand } from '../protocol.js';
+import type { ExecutorContext } from './executor.js';
 import type { ProcessRunner } from './process.js';
 
 /** Seconds the result needs to reach the server after the reboot command, and the reboot's own least delay. */
@@ -18,18 +19,12 @@ const NOTICE_MIN_S = 30;
 /** A restart the user deferred: asked again at `due_at` with `notice` (its deferrals already counted down). */
 export type PendingReboot = { due_at: string; reason: string; notice: CommandNotice };
 
-export type NoticeContext = {
-  platform: Platform;
-  allowChanges: boolean;
+/** The executor's context as notices and reboots need it, with its process runner settled. */
+export type NoticeContext = Pick<
+  ExecutorContext,
+  'platform' | 'allowChanges' | 'knownPatches' | 'deferReboot' | 'now'
+> & {
   run: ProcessRunner;
-  /** The latest inventory's patches, to know which installed ones need a reboot. */
-  knownPatches?: Patch[];
-  /**
-   * Keeps a deferred restart (the service saves it in its state and asks again when it is
-   * due). Without it (`run --once`), a deferred restart is left to the OS's scheduler.
-   */
-  deferReboot?: (pending: PendingReboot) => Promise<void>;
-  now?: () => Date;
 };
 
 /** The notice to show next time: one deferral fewer, and none once they are spent. */
@@ -80,10 +75,17 @@ export async function showNotice(
   return reportOf(answer, notice.deferral);
 }
 
-/** The notice before the run, within half the command's time; undefined when the command carries none. */
-export async function noticeBeforeRun(cmd: AgentCommand, ctx: NoticeContext): Promise<NoticeReport | undefined> {
+/**
+ * The notice before the run, within `budgetS` (half the command's time as the executor counts
+ * it); undefined when the command carries none.
+ */
+export async function noticeBeforeRun(
+  cmd: AgentCommand,
+  ctx: NoticeContext,
+  budgetS: number,
+): Promise<NoticeReport | undefined> {
   if (!cmd.args.notice || !carriesNotices(cmd)) return undefined;
-  return showNotice(ctx.platform, cmd.args.notice, cmd.timeout_s / 2, 'Install now');
+  return showNotice(ctx.platform, cmd.args.notice, budgetS, 'Install now');
 }
 
 /** Whether the machine needs a reboot after installing `names` (the OS says so, or one of them asks for it). */

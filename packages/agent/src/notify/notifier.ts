@@ -67,6 +67,11 @@ export function reportOf(answer: NoticeAnswer, deferral: NoticeDeferral | null |
   return { shown: true, ...note, choice: 'proceed' };
 }
 
+/** The output of a run the notice deferred: nothing runs, the server queues the command again. */
+export function deferredRunText(hours: NoticeReport['defer_h'], automatic = false): string {
+  return `${automatic ? 'Deferred automatically (the notice was not answered)' : 'Deferred by the user'} for ${hours} h; nothing was run.\n`;
+}
+
 /** The deferral text appended to a notice ("You can defer 2 more times."). */
 export function deferralHint(deferral: NoticeDeferral | null | undefined): string {
   if (!deferral) return '';

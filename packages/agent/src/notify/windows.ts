@@ -7,6 +7,9 @@ import { runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { Notifier } from './notifier.js';
 import { msgFailureOf } from './notify.parsers.js';
 
+/** Why a Windows notice offers no deferral (also what the fleet simulator reports). */
+export const MSG_NO_DEFERRAL_NOTE = 'msg.exe from the SYSTEM account offers no buttons: no deferral could be offered';
+
 /** msg.exe refuses longer messages. */
 const MSG_MAX = 255;
 
@@ -25,9 +28,7 @@ export function createWindowsNotifier(options: { run?: ProcessRunner } = {}): No
       return {
         shown: true,
         answer: 'proceed',
-        ...(request.periodsH.length
-          ? { note: 'msg.exe from the SYSTEM account offers no buttons: no deferral could be offered' }
-          : {}),
+        ...(request.periodsH.length ? { note: MSG_NO_DEFERRAL_NOTE } : {}),
       };
     },
   };

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { executeCommand } from '../jobs/executor.js';
 import { collectInventory } from '../jobs/inventory.js';
+import { fakeApi } from '../test/fake-api.js';
 import { createLinuxPlatform } from './linux.js';
 
 const linux = createLinuxPlatform();
@@ -63,7 +64,7 @@ describe.runIf(isDebian)('the Linux adapter on this machine', () => {
         timeout_s: 120,
         created_at: new Date().toISOString(),
       },
-      { platform: linux, api: { server: '', setToken: () => {} } as never, allowChanges: false },
+      { platform: linux, api: fakeApi(), allowChanges: false },
     );
     expect(result.status).toBe('success');
     expect(result.data).toMatchObject({ simulated: true, command: expect.stringContaining('apt-get -s') as string });

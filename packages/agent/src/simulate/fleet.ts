@@ -9,6 +9,7 @@ import type { RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
 import { AgentApiError, createApiClient, type AgentApi } from '../api/client.js';
 import { postResult } from '../jobs/executor.js';
 import { inventoryHash } from '../jobs/inventory.js';
+import { deferredRunText } from '../notify/notifier.js';
 import type { AgentCommand, CommandResult, DeviceStatus, Inventory } from '../protocol.js';
 import { backoffDelay, jitteredInterval } from '../run/backoff.js';
 import { AGENT_VERSION } from '../version.js';
@@ -319,7 +320,7 @@ export function startFleet(options: FleetOptions) {
       let stderr = '';
       let reboot: RebootReport | undefined;
       if (deferred) {
-        stdout = `Deferred by the user for ${notice.defer_h} h; nothing was run.\n`;
+        stdout = deferredRunText(notice.defer_h);
       } else if (fails) {
         stderr =
           cmd.type === 'install_all' || cmd.type === 'install_updates'

@@ -6,6 +6,7 @@
  */
 import type { CommandNotice, NoticeReport, RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
 import { reportOf, type NoticeAnswer } from '../notify/notifier.js';
+import { MSG_NO_DEFERRAL_NOTE } from '../notify/windows.js';
 import type { AgentCommand } from '../protocol.js';
 import type { SimMachine } from './inventory.js';
 import type { Rng } from './rng.js';
@@ -23,9 +24,7 @@ export function answerNotice(rng: Rng, machine: SimMachine, notice: CommandNotic
     answer = {
       shown: true,
       answer: 'proceed',
-      ...(periods.length
-        ? { note: 'msg.exe from the SYSTEM account offers no buttons: no deferral could be offered' }
-        : {}),
+      ...(periods.length ? { note: MSG_NO_DEFERRAL_NOTE } : {}),
     };
   } else {
     const roll = rng.next();
