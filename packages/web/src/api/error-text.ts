@@ -1,4 +1,4 @@
-import { errorSnackbarText } from '@patchwell/core/shell/errors';
+import { errorMessages, errorSnackbarText } from '@patchwell/core/shell/errors';
 import { TEXTS } from '@patchwell/core/texts';
 import { ApiError, TimeoutError } from './errors';
 
@@ -6,5 +6,11 @@ import { ApiError, TimeoutError } from './errors';
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return errorSnackbarText(error.body);
   if (error instanceof TimeoutError) return `Error: ${error.message}`;
+  return TEXTS.generic.unexpected;
+}
+
+/** The message of a failed upload, for showing under the file field: the server's errors or message, else the generic text. */
+export function failureText(error: unknown): string {
+  if (error instanceof ApiError) return errorMessages(error.body) || error.message;
   return TEXTS.generic.unexpected;
 }

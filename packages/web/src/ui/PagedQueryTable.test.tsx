@@ -12,14 +12,15 @@ const COLUMNS = [{ key: 'name', header: 'Name' }] as const;
 function Harness({ source }: { source?: (page: number, limit: number) => PagedSource<Row> }) {
   const paging = usePaging();
   const all = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `row ${i + 1}` }));
-  const query = source?.(paging.apiPage, paging.limit) ?? {
-    data: { data: all.slice(paging.apiPage * paging.limit, (paging.apiPage + 1) * paging.limit), size: all.length },
+  const { page, limit } = paging.apiQuery;
+  const query = source?.(page, limit) ?? {
+    data: { data: all.slice(page * limit, (page + 1) * limit), size: all.length },
     isPending: false,
     isError: false,
   };
   return (
     <>
-      <p data-testid="asked">{`${paging.apiPage}/${paging.limit}`}</p>
+      <p data-testid="asked">{`${page}/${limit}`}</p>
       <PagedQueryTable
         label="Rows"
         query={query}
@@ -46,6 +47,13 @@ describe('PagedQueryTable', () => {
     });
     expect(screen.getByTestId('asked')).toHaveTextContent('0/50');
     expect(screen.getByText('row 50')).toBeInTheDocument();
+    // Still more than one page, and a size other than the default keeps the pager regardless.
+    expect(screen.getByRole('combobox', { name: CONSOLE_TEXTS.table.pageSize })).toHaveValue('50');
+    fireEvent.change(screen.getByRole('combobox', { name: CONSOLE_TEXTS.table.pageSize }), {
+      target: { value: '100' },
+    });
+    expect(screen.getByText('row 60')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: CONSOLE_TEXTS.table.pageSize })).toHaveValue('100');
   });
 
   it('shows no pager for a single page, the empty text for none, and the error', () => {

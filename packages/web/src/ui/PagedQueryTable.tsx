@@ -15,8 +15,8 @@ export type Paging = {
   /** One-based, as the pager shows it. */
   page: number;
   limit: number;
-  /** Zero-based, as the API takes it. */
-  apiPage: number;
+  /** Page (zero-based) and page size, as the API takes them. */
+  apiQuery: { page: number; limit: number };
   onPage: (page: number) => void;
   /** A new page size starts again at the first page. */
   onLimit: (limit: number) => void;
@@ -27,7 +27,7 @@ export function usePaging(initialLimit: number = PAGE_SIZE_DEFAULT): Paging {
   const [paging, setPaging] = useState({ page: 1, limit: initialLimit });
   return {
     ...paging,
-    apiPage: paging.page - 1,
+    apiQuery: { page: paging.page - 1, limit: paging.limit },
     onPage: (page) => setPaging((p) => ({ ...p, page })),
     onLimit: (limit) => setPaging({ page: 1, limit }),
   };
@@ -35,7 +35,8 @@ export function usePaging(initialLimit: number = PAGE_SIZE_DEFAULT): Paging {
 
 /**
  * QueryTable over one page of a list the server pages (a device's commands, a policy's runs
- * and their results), with the pager once there is more than one page.
+ * and their results), with the pager once there is more than one page. It also stays once a
+ * page size other than the default was chosen, or on a later page, so the user can always go back.
  */
 export function PagedQueryTable<T>({
   query,
@@ -46,7 +47,7 @@ export function PagedQueryTable<T>({
   return (
     <Stack gap="sm">
       <QueryTable {...table} query={{ data: page?.data, isPending: query.isPending, isError: query.isError }} />
-      {page && page.size > paging.limit && (
+      {page && (page.size > paging.limit || paging.page > 1 || paging.limit !== PAGE_SIZE_DEFAULT) && (
         <TablePager
           page={paging.page}
           limit={paging.limit}

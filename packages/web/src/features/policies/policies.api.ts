@@ -4,6 +4,7 @@ import { ZInstallerFile, type InstallerFile } from '@patchwell/core/policies/pol
 import { ZApproval, ZPolicyStatsList } from '@patchwell/core/policies/policy-runs.schema';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type QueryValue } from '../../api/client';
+import { multipartBody } from '../../api/multipart';
 import {
   ZCloneJob,
   ZPolicyActionResult,
@@ -206,30 +207,12 @@ export function useDevicePolicies(zoneId: number, deviceId: number) {
 /** Installers may be large: an upload gets far longer than the default minute. */
 const UPLOAD_TIMEOUT_MS = 60 * 60_000;
 
-/** One file as a multipart/form-data body (the api client sends bytes as given). */
-async function multipartFile(file: File): Promise<{ data: Uint8Array<ArrayBuffer>; contentType: string }> {
-  // Not crypto.randomUUID: it needs a secure context, and consoles on plain-HTTP LAN addresses exist.
-  const boundary = `----patchwell-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
-  const name = file.name.replace(/["\r\n]/g, '_');
-  const head = new TextEncoder().encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-      `Content-Type: ${file.type || 'application/octet-stream'}\r\n\r\n`,
-  );
-  const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
-  const content = new Uint8Array(await file.arrayBuffer());
-  const data = new Uint8Array(head.length + content.length + tail.length);
-  data.set(head, 0);
-  data.set(content, head.length);
-  data.set(tail, head.length + content.length);
-  return { data, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 /** `POST /api/policies/installers?o=`: uploads a required-software installer; answers the stored file. */
 export async function uploadInstaller(zoneId: number, file: File): Promise<InstallerFile> {
   return api.request('/api/policies/installers', {
     method: 'POST',
     query: { o: zoneId },
-    rawBody: await multipartFile(file),
+    rawBody: await multipartBody(file, 'application/octet-stream'),
     schema: ZInstallerFile,
     timeoutMs: UPLOAD_TIMEOUT_MS,
   });

@@ -22,7 +22,7 @@ export function TablePager({ page, limit, total, onPage, onLimit, empty }: Table
   return (
     <>
       {empty && (
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="dimmed" role="status">
           {empty}
         </Text>
       )}

@@ -52,7 +52,7 @@ const COLUMNS = [
  */
 export function DeviceCommands({ zoneId, deviceId }: { zoneId: number; deviceId: number }) {
   const paging = usePaging();
-  const commands = useDeviceCommands(zoneId, deviceId, { page: paging.apiPage, limit: paging.limit });
+  const commands = useDeviceCommands(zoneId, deviceId, paging.apiQuery);
   return (
     <PagedQueryTable
       label={T.commands}

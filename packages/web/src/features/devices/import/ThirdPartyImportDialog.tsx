@@ -7,9 +7,7 @@ import {
   HOST_IMPORT_TEMPLATE_CSV,
   type HostImportResult,
 } from '@patchwell/core/devices/host-imports.schema';
-import { errorMessages } from '@patchwell/core/shell/errors';
-import { TEXTS } from '@patchwell/core/texts';
-import { ApiError } from '../../../api/errors';
+import { failureText } from '../../../api/error-text';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { notify } from '../../../ui/notify';
 import { AwaitingImports } from './AwaitingImports';
@@ -26,12 +24,6 @@ export type ThirdPartyImportDialogProps = {
 };
 
 const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(HOST_IMPORT_TEMPLATE_CSV)}`;
-
-/** The message of a failed upload, for showing under the file field. */
-function failureText(error: unknown): string {
-  if (error instanceof ApiError) return errorMessages(error.body) || error.message;
-  return TEXTS.generic.unexpected;
-}
 
 /**
  * Third-party import: choose a CSV, see what each row will do (a dry run on the server,

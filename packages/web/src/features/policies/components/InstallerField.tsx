@@ -1,38 +1,27 @@
-import { errorMessages } from '@patchwell/core/shell/errors';
-import { INSTALLER_MAX_BYTES } from '@patchwell/core/policies/policy-configuration.schema';
-import { TEXTS } from '@patchwell/core/texts';
+import { INSTALLER_MAX_BYTES, type InstallerFile } from '@patchwell/core/policies/policy-configuration.schema';
 import { Button, FileInput, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconFile, IconTrash } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
-import { useWatch, type UseFormSetValue } from 'react-hook-form';
-import { ApiError } from '../../../api/errors';
+import { useState } from 'react';
+import { failureText } from '../../../api/error-text';
 import { formatBytes } from '../../../ui/format-units';
 import { deleteInstaller, uploadInstaller } from '../policies.api';
 import { POLICY_TEXTS as T } from '../policies.texts';
-import type { PolicyControl, PolicyFormValues } from '../policy-form';
 
 type Props = {
   zoneId: number;
-  control: PolicyControl;
-  setValue: UseFormSetValue<PolicyFormValues>;
+  /** The stored installer, or null before one is uploaded. */
+  value: InstallerFile | null;
+  onChange: (installer: InstallerFile | null) => void;
 };
-
-function failureText(error: unknown): string {
-  if (error instanceof ApiError) return errorMessages(error.body) || error.message;
-  return TEXTS.generic.unexpected;
-}
 
 /**
  * A required-software policy's installer: choosing a file uploads it at once (the server
  * keeps it for the zone), then its name and size show with a remove button. The policy
- * stores the answer as `configuration.installer`.
+ * stores the answer as `configuration.installer` (the caller binds `value`/`onChange` to it).
  */
-export function InstallerField({ zoneId, control, setValue }: Props) {
-  const installer = useWatch({ control, name: 'configuration.installer' });
+export function InstallerField({ zoneId, value: installer, onChange }: Props) {
   const [isUploading, setUploading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // A newer choice wins over an upload still under way.
-  const uploadId = useRef(0);
 
   const onChoose = async (file: File | null) => {
     setError(null);
@@ -41,21 +30,20 @@ export function InstallerField({ zoneId, control, setValue }: Props) {
       setError(T.installerTooLarge(formatBytes(INSTALLER_MAX_BYTES)));
       return;
     }
-    const id = ++uploadId.current;
+    // The file field is disabled while an upload is under way, so no other choice can overlap it.
     setUploading(true);
     try {
-      const stored = await uploadInstaller(zoneId, file);
-      if (id === uploadId.current) setValue('configuration.installer', stored, { shouldDirty: true });
+      onChange(await uploadInstaller(zoneId, file));
     } catch (err) {
-      if (id === uploadId.current) setError(failureText(err));
+      setError(failureText(err));
     } finally {
-      if (id === uploadId.current) setUploading(false);
+      setUploading(false);
     }
   };
 
   const onRemove = () => {
     if (!installer) return;
-    setValue('configuration.installer', null, { shouldDirty: true });
+    onChange(null);
     // Frees the file when nothing references it (one just uploaded); the saved policy's own
     // installer answers 409 and stays until the policy is saved without it.
     void deleteInstaller(zoneId, installer.id).catch(() => undefined);

@@ -117,13 +117,7 @@ export function PolicyForm({
             />
           )}
           {type === 'required_software' && (
-            <RequiredSoftwareFields
-              zoneId={zoneId}
-              control={control}
-              register={register}
-              errors={errors}
-              setValue={setValue}
-            />
+            <RequiredSoftwareFields zoneId={zoneId} control={control} register={register} errors={errors} />
           )}
           <Divider />
           <TargetFields zoneId={zoneId} groups={groups} control={control} register={register} errors={errors} />

@@ -55,7 +55,7 @@ const RESULT_COLUMNS = [
 function RunResults({ zoneId, policyId, run }: { zoneId: number; policyId: number; run: PolicyRunDetail }) {
   const paging = usePaging();
   const [shown, setShown] = useState<PolicyResultDetail | null>(null);
-  const results = useRunResults(zoneId, policyId, run.id, { page: paging.apiPage, limit: paging.limit });
+  const results = useRunResults(zoneId, policyId, run.id, paging.apiQuery);
   return (
     <>
       <PagedQueryTable
@@ -105,7 +105,7 @@ const RUN_COLUMNS = [
 export function PolicyRuns({ zoneId, policyId }: { zoneId: number; policyId: number }) {
   const paging = usePaging();
   const [openRun, setOpenRun] = useState<PolicyRunDetail | null>(null);
-  const runs = usePolicyRuns(zoneId, policyId, { page: paging.apiPage, limit: paging.limit });
+  const runs = usePolicyRuns(zoneId, policyId, paging.apiQuery);
   return (
     <Stack gap="md">
       <Title order={2} fz="h4">

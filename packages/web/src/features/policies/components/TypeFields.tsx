@@ -4,7 +4,7 @@ import { applyWorkletParameters } from '@patchwell/core/worklets/worklet-rules';
 import { WORKLET_PARAMETER_VALUE_MAX, type WorkletCatalogEntry } from '@patchwell/core/worklets/worklet-catalog.schema';
 import { NativeSelect, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import {
-  useWatch,
+  useController,
   type FieldErrors,
   type UseFormGetValues,
   type UseFormRegister,
@@ -129,16 +129,16 @@ export function WorkletFields({ control, register, errors, setValue, getValues, 
 type RequiredSoftwareFieldsProps = Props & {
   zoneId: number;
   control: PolicyControl;
-  setValue: UseFormSetValue<PolicyFormValues>;
 };
 
 /**
  * A required-software policy's package, version and OS, and optionally an uploaded installer
  * with the install command that runs it (required once there is an installer).
  */
-export function RequiredSoftwareFields({ register, errors, zoneId, control, setValue }: RequiredSoftwareFieldsProps) {
+export function RequiredSoftwareFields({ register, errors, zoneId, control }: RequiredSoftwareFieldsProps) {
   const e = errors.configuration;
-  const hasInstaller = useWatch({ control, name: 'configuration.installer' }) !== null;
+  const { field: installer } = useController({ control, name: 'configuration.installer' });
+  const hasInstaller = installer.value !== null;
   return (
     <Stack gap="sm">
       <Title order={2} fz="h4">
@@ -159,7 +159,7 @@ export function RequiredSoftwareFields({ register, errors, zoneId, control, setV
         {...register('configuration.package_version')}
         error={e?.package_version?.message}
       />
-      <InstallerField zoneId={zoneId} control={control} setValue={setValue} />
+      <InstallerField zoneId={zoneId} value={installer.value} onChange={installer.onChange} />
       <Textarea
         label={T.installCommand}
         description={hasInstaller ? T.installCommandWithInstaller : T.installCommandDescription}
