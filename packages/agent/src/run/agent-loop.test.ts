@@ -58,4 +58,45 @@ describe('runAgent (service)', () => {
     expect(delays[3]).toBeGreaterThan(50_000);
     expect(server.devices.get('fake-machine-1')!.checkins).toBe(1);
   });
+
+  it('keeps checking in, busy, while a deferred restart’s notice waits for the user', async () => {
+    const { api, state, statePath } = await enrolled();
+    let showing = false;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const waiting = createFakePlatform({
+      notifier: {
+        show: async () => {
+          showing = true;
+          await answered;
+          return { shown: true, answer: 'defer', deferH: 1 };
+        },
+      },
+    });
+    const notice = {
+      message: 'Restart needed.',
+      timeout_min: 15,
+      deferral: { periods_h: [1], remaining: 2, max: 2, auto_defer: false },
+    };
+    const controller = new AbortController();
+    const outcome = runAgent({
+      platform: waiting,
+      api,
+      state: { ...state, pending_reboot: { due_at: '2026-01-01T00:00:00.000Z', reason: 'kernel', notice } },
+      statePath,
+      allowChanges: false,
+      waitS: 0,
+      heartbeatMs: 20,
+      signal: controller.signal,
+      log: quiet,
+      sleep: async () => controller.abort(),
+    });
+    const device = () => server.devices.get('fake-machine-1')!;
+    while (!showing) await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = device().checkins;
+    while (device().checkins < before + 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    answer();
+    expect(await outcome).toBe('stopped');
+    expect(device().checkins).toBeGreaterThanOrEqual(before + 2);
+  });
 });
