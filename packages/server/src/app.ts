@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import qs from 'qs';
 import { QUERY_PARSER } from '@patchwell/core/constants';
-import { createAgentRuntime } from './agent-api/agent-runtime';
+import { createAgentRuntime, type AgentRuntime } from './agent-api/agent-runtime';
 import { agentDownloadRoutes } from './agent-api/agent-download.routes';
 import { agentRoutes } from './agent-api/agent.routes';
 import { installerDownloadRoutes } from './agent-api/installer-download.routes';
@@ -35,11 +35,14 @@ import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
+import { createCommandEvents } from './modules/commands/commands.events';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Makes /readyz answer 503 so load balancers drain this node before it closes. */
     markShuttingDown(): void;
+    /** This node's agent runtime (tests flush its coalesced check-ins with `flushSeen`). */
+    agents: AgentRuntime;
   }
 }
 
@@ -121,9 +124,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // The agents' in-process state (token cache, coalesced check-ins, long-poll waiters).
   const agents = createAgentRuntime(ctx);
+  app.decorate('agents', agents);
   app.addHook('preClose', async () => agents.stopWaiting());
   app.addHook('onClose', async () => agents.close());
-  await agentRoutes(app, ctx, agents);
+  // Device commands announce finished ones here; the policy engine subscribes below.
+  const commandEvents = createCommandEvents(ctx.logger);
+  await agentRoutes(app, { ...ctx, commandEvents }, agents);
   await agentDownloadRoutes(app);
   await installerDownloadRoutes(app, ctx, agents);
   await devicesRoutes(app, ctx, agents);
@@ -132,6 +138,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await groupsRoutes(app, ctx, agents);
   await softwareRoutes(app, ctx);
   await policiesModule(app, ctx, agents);
+  commandEvents.onCommandFinished('the policy engine', (event) => app.policyEngine.commandFinished(event));
   await installersRoutes(app, ctx);
   await bespokeRoutes(app);
 

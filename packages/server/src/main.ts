@@ -4,7 +4,6 @@
  * turns 503, after SHUTDOWN_DRAIN_MS no new connections, in-flight requests finish, then
  * the database closes (PGlite would keep the process alive).
  */
-import { startCommandSweeper } from './agent-api/commands-sweep';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { systemClock, type AppContext } from './context';
@@ -12,6 +11,7 @@ import { openDb } from './db/client';
 import { createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
 import { startDemoFleet } from './modules/accounts/demo.fleet';
+import { startCommandSweeper } from './modules/commands/commands.sweep';
 import { createMailer } from './modules/mail/mail.transport';
 import { startSweeper } from './modules/auth/sweep.service';
 import { shutdownGracefully } from './shutdown';

@@ -1,11 +1,11 @@
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { AppContext } from '../context';
-import { deviceCommands, devicePresence, devices, serverGroups } from '../db/schema';
+import { devicesWithPendingCommands } from '../modules/commands/commands.service';
 import { createBatcher } from './batcher';
 import {
   findDevicesByTokenHashes,
-  findDevicesWithPendingCommands,
+  notifyMany,
+  vacuumAgentTables,
   writeLastSeen,
   type DeviceIdentity,
   type SeenEntry,
@@ -181,8 +181,7 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     if (closed || analyzing) return;
     // Only the tables check-ins and the device list plan on: VACUUM holds PGlite's one
     // connection, and the inventory tables (millions of rows) would hold it for seconds.
-    analyzing = ctx.db
-      .execute(sql`vacuum (analyze) ${devices}, ${devicePresence}, ${deviceCommands}, ${serverGroups}`)
+    analyzing = vacuumAgentTables(ctx.db)
       .catch((err: unknown) => ctx.logger.warn({ err }, 'vacuum failed'))
       .finally(() => {
         analyzing = undefined;
@@ -199,7 +198,7 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     { missing: undefined, chunk: BATCH_CHUNK, inFlight: BATCHES_IN_FLIGHT },
   );
   const pendingLookups = createBatcher<number, boolean>(
-    async (ids) => new Map((await findDevicesWithPendingCommands(ctx.db, ids)).map((id) => [id, true])),
+    async (ids) => new Map((await devicesWithPendingCommands(ctx.db, ids)).map((id) => [id, true])),
     { missing: false, chunk: BATCH_CHUNK, inFlight: BATCHES_IN_FLIGHT },
   );
 
@@ -273,10 +272,11 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
   const notify = async (kind: 'wake' | 'drop', ids: number[]) => {
     if (!ctx.config.databaseUrl || !ids.length) return;
     // One statement for the batch, one small notification per device.
-    const payloads = ids.map((id) => `${kind}:${id}`).join(',');
-    await ctx.db
-      .execute(sql`select pg_notify(${CHANNEL}, p) from unnest(string_to_array(${payloads}, ',')) as p`)
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'agent notification failed'));
+    await notifyMany(
+      ctx.db,
+      CHANNEL,
+      ids.map((id) => `${kind}:${id}`),
+    ).catch((err: unknown) => ctx.logger.warn({ err }, 'agent notification failed'));
   };
 
   return {

@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../context';
+import type { CommandEvents } from '../modules/commands/commands.events';
 import { bearerToken } from '../http/access';
 import type { AgentRuntime } from './agent-runtime';
 import { authenticateDevice, checkin, enroll, postCommandResult, putInventory } from './agent.service';
@@ -26,7 +27,11 @@ const errors = { 400: ZApiError, 401: ZApiError, 410: ZApiError, 429: ZApiError 
  * session, no zone role): each route authenticates the device token itself, and every
  * query is bound to that device.
  */
-export async function agentRoutes(root: FastifyInstance, ctx: AppContext, agents: AgentRuntime): Promise<void> {
+export async function agentRoutes(
+  root: FastifyInstance,
+  ctx: AppContext & { commandEvents: CommandEvents },
+  agents: AgentRuntime,
+): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const actx = { ...ctx, agents };
 

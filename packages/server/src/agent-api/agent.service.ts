@@ -14,15 +14,10 @@ import { hashAccessKey } from '../modules/zones/access-key';
 import { findZoneByAccessKeyHash } from '../modules/zones/zones.store';
 import { ensureDefaultGroup } from '../modules/devices/groups.store';
 import { applyHostImport } from '../modules/devices/host-imports.service';
-import type { CommandRow } from '../modules/devices/devices.store';
+import type { CommandEvents } from '../modules/commands/commands.events';
+import { recordResult, takeCommands, type CommandRow } from '../modules/commands/commands.service';
 import type { AgentRuntime } from './agent-runtime';
-import {
-  recordCommandResult,
-  replaceInventory,
-  takePendingCommands,
-  upsertEnrolledDevice,
-  type DeviceIdentity,
-} from './agent.store';
+import { replaceInventory, upsertEnrolledDevice, type DeviceIdentity } from './agent.store';
 
 /**
  * The agent protocol (docs/api/devices-agent-contract.md): enrolment with the zone's access
@@ -153,9 +148,7 @@ export async function checkin(
     };
   }
   // Most check-ins find nothing queued: they share one read instead of each taking with a write.
-  let commands = (await ctx.agents.hasPendingCommands(device.id))
-    ? await takePendingCommands(ctx.db, device.id, ctx.clock.now())
-    : [];
+  let commands = (await ctx.agents.hasPendingCommands(device.id)) ? await takeCommands(ctx, device.id) : [];
   if (!commands.length && body.wait_s > 0) {
     // Woken by a queueing (here or, through NOTIFY, on another node), or the wait ends.
     // A command queued between the query above and the wait starting is caught by the
@@ -165,9 +158,9 @@ export async function checkin(
     signal.addEventListener('abort', onAbort);
     try {
       const waited = ctx.agents.waitForCommand(device.id, body.wait_s * 1000, stop.signal);
-      commands = await takePendingCommands(ctx.db, device.id, ctx.clock.now());
+      commands = await takeCommands(ctx, device.id);
       if (!commands.length && (await waited)) {
-        commands = await takePendingCommands(ctx.db, device.id, ctx.clock.now());
+        commands = await takeCommands(ctx, device.id);
       }
     } finally {
       stop.abort();
@@ -197,17 +190,16 @@ export async function putInventory(ctx: Ctx, device: DeviceIdentity, body: Parse
   if (queued > 0) await ctx.agents.wake([device.id]);
 }
 
-/** Records a command's result once; another device's command answers 404. */
+/**
+ * Records a command's result once (the commands module announces it to the policy engine
+ * and any other subscriber); another device's command answers 404.
+ */
 export async function postCommandResult(
-  ctx: Ctx,
+  ctx: Ctx & { commandEvents: CommandEvents },
   device: DeviceIdentity,
   commandId: number,
   body: CommandResultBody,
 ): Promise<void> {
-  const outcome = await recordCommandResult(ctx.db, device.id, commandId, body, ctx.clock.now(), (err) =>
-    ctx.logger.warn({ err, commandId }, 'the policy engine did not apply a command result; its next tick will'),
-  );
-  if (outcome.status === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
-  // Commands the result led to reach the device's long-poll now, not at its next wake.
-  if (outcome.status === 'recorded' && outcome.queued > 0) await ctx.agents.wake([device.id]);
+  const outcome = await recordResult(ctx, device.id, commandId, body);
+  if (outcome === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
 }

@@ -1,11 +1,18 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { CommandResultBody, EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
 import { complianceOf } from '@patchwell/core/devices/compliance';
 import type { Db } from '../db/client';
-import { deviceCommands, deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../db/schema';
-import { onPolicyCommandResult } from '../engine/results';
+import {
+  deviceCommands,
+  deviceDetails,
+  devicePatches,
+  devicePresence,
+  deviceSoftware,
+  devices,
+  serverGroups,
+} from '../db/schema';
 import type { GroupRow } from '../modules/devices/groups.store';
-import { ONLINE_GRACE_S } from '../modules/devices/presence';
+import { ONLINE_GRACE_S } from '../modules/devices/presence.store';
 
 /** What the token cache keeps of a device: enough to answer a check-in without a query. */
 export type DeviceIdentity = {
@@ -87,33 +94,6 @@ export async function upsertEnrolledDevice(
   return { device: device!, previousTokenHash: previous?.tokenHash ?? null };
 }
 
-/** Which of the devices have pending commands (one indexed read for many check-ins). */
-export async function findDevicesWithPendingCommands(db: Db, deviceIds: number[]): Promise<number[]> {
-  if (!deviceIds.length) return [];
-  const rows = await db
-    .selectDistinct({ deviceId: deviceCommands.deviceId })
-    .from(deviceCommands)
-    .where(and(inArray(deviceCommands.deviceId, deviceIds), eq(deviceCommands.status, 'pending')));
-  return rows.map((r) => r.deviceId);
-}
-
-/** Hands out the device's pending commands: they become `in_progress`, oldest first. */
-export async function takePendingCommands(db: Db, deviceId: number, now: Date) {
-  const pending = db
-    .select({ id: deviceCommands.id })
-    .from(deviceCommands)
-    .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.status, 'pending')))
-    .orderBy(asc(deviceCommands.id))
-    .limit(100)
-    .for('update', { skipLocked: true });
-  const rows = await db
-    .update(deviceCommands)
-    .set({ status: 'in_progress', startedAt: now })
-    .where(inArray(deviceCommands.id, pending))
-    .returning();
-  return rows.sort((a, b) => a.id - b.id);
-}
-
 // Rows per INSERT: well under PostgreSQL's 65,535 parameters.
 const INSERT_CHUNK = 2000;
 
@@ -193,49 +173,6 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
   });
 }
 
-/** `recorded` with `queued`: commands the result led to (a worklet's evaluation after a scan). */
-export type ResultOutcome = { status: 'recorded'; queued: number } | { status: 'unchanged' | 'not_found' };
-
-/**
- * Records a command's result, once: a command of another device is `not_found`; one that
- * already has a final status (a repeated post, or timed out by the sweep) is left alone.
- */
-export async function recordCommandResult(
-  db: Db,
-  deviceId: number,
-  commandId: number,
-  result: CommandResultBody,
-  now: Date,
-  /** Told when the policy engine could not apply the result (its next tick repairs it). */
-  onEngineError?: (err: unknown) => void,
-): Promise<ResultOutcome> {
-  const [command] = await db
-    .select({ id: deviceCommands.id, status: deviceCommands.status, startedAt: deviceCommands.startedAt })
-    .from(deviceCommands)
-    .where(and(eq(deviceCommands.id, commandId), eq(deviceCommands.deviceId, deviceId)))
-    .limit(1);
-  if (!command) return { status: 'not_found' };
-  if (command.status !== 'pending' && command.status !== 'in_progress') return { status: 'unchanged' };
-  const updated = await db
-    .update(deviceCommands)
-    .set({
-      status: result.status,
-      exitCode: result.exit_code ?? null,
-      stdoutTail: result.stdout_tail ?? null,
-      stderrTail: result.stderr_tail ?? null,
-      data: result.data ?? null,
-      startedAt: dateOrNull(result.started_at) ?? command.startedAt ?? now,
-      finishedAt: dateOrNull(result.finished_at) ?? now,
-    })
-    .where(and(eq(deviceCommands.id, commandId), inArray(deviceCommands.status, ['pending', 'in_progress'])))
-    .returning({ id: deviceCommands.id });
-  if (!updated.length) return { status: 'unchanged' };
-  return {
-    status: 'recorded',
-    queued: await onPolicyCommandResult(db, deviceId, commandId, result, now, onEngineError),
-  };
-}
-
 /** One device's coalesced check-in: when, and what its status said. */
 export type SeenEntry = {
   id: number;
@@ -284,25 +221,14 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
 }
 
 /**
- * Marks up to `limit` open commands whose deadline passed as `timed_out`; returns how many.
- * Rows another node is sweeping or a result is being written to are skipped, not waited for.
+ * Gathers the planner's statistics and reclaims dead row versions of the tables check-ins
+ * and the device list plan on (PGlite runs no autovacuum).
  */
-export async function timeOutCommands(db: Db, now: Date, limit: number): Promise<number> {
-  const overdue = db
-    .select({ id: deviceCommands.id })
-    .from(deviceCommands)
-    .where(
-      and(
-        inArray(deviceCommands.status, ['pending', 'in_progress']),
-        sql`${deviceCommands.deadlineAt} < ${now.toISOString()}::timestamptz`,
-      ),
-    )
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  const rows = await db
-    .update(deviceCommands)
-    .set({ status: 'timed_out', finishedAt: now })
-    .where(inArray(deviceCommands.id, overdue))
-    .returning({ id: deviceCommands.id });
-  return rows.length;
+export async function vacuumAgentTables(db: Db): Promise<void> {
+  await db.execute(sql`vacuum (analyze) ${devices}, ${devicePresence}, ${deviceCommands}, ${serverGroups}`);
+}
+
+/** Sends one notification per payload on `channel`, in one statement (PostgreSQL only). */
+export async function notifyMany(db: Db, channel: string, payloads: string[]): Promise<void> {
+  await db.execute(sql`select pg_notify(${channel}, p) from unnest(string_to_array(${payloads.join(',')}, ',')) as p`);
 }

@@ -14,7 +14,8 @@ import {
   inventoryBody,
 } from '../test/agents';
 import { call } from '../test/authz-helpers';
-import { COMMAND_TIMEOUT_GRACE_S, sweepOverdueCommands } from './commands-sweep';
+import { sweepOverdueCommands } from '../modules/commands/commands.sweep';
+import { COMMAND_TIMEOUT_GRACE_S } from '../modules/commands/commands.timing';
 import { hashDeviceToken } from './agent.service';
 import { TokenCache } from './agent-runtime';
 

@@ -1,26 +1,14 @@
-import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { policyApprovals } from '../db/policies.schema';
-import { commandTiming } from './commands';
 import {
-  chunks,
-  findCandidateDevices,
-  findSlots,
-  updateRun,
-  type PolicyRow,
-  type RunRow,
-  type Tx,
-} from './engine.store';
-import {
-  allocateIds,
-  cancelSuperseded,
-  insertCommandRows,
-  insertResults,
-  upsertStandings,
+  commandTiming,
+  queuePreparedCommands,
+  reserveCommandIds,
   type NewCommand,
-  type NewResult,
-} from './results.store';
-import { planRun, type ApprovalNeed } from './plans';
+} from '../modules/commands/commands.service';
+import { findCandidateDevices, findSlots, updateRun, type PolicyRow, type RunRow, type Tx } from './engine.store';
+import { allocateResultIds, cancelSuperseded, insertResults, upsertStandings, type NewResult } from './results.store';
+import { planRun } from './plans';
+import { upsertApprovals } from './plans.store';
 import { standingOf } from './results';
 import { targetsDevice } from './targets';
 
@@ -65,12 +53,14 @@ export async function dispatchRun(
     targeted.map((d) => d.id),
     now,
   );
-  const ids = await allocateIds(tx, plans.length);
+  const resultIds = await allocateResultIds(tx, plans.length);
+  const commandIds = await reserveCommandIds(tx, plans.length);
   const results: NewResult[] = [];
   const commands: NewCommand[] = [];
   const wake: number[] = [];
   plans.forEach((plan, i) => {
-    const { resultId, commandId } = ids[i]!;
+    const resultId = resultIds[i]!;
+    const commandId = commandIds[i]!;
     const base = {
       id: resultId,
       runId: run.id,
@@ -124,7 +114,7 @@ export async function dispatchRun(
     }
   });
   await insertResults(tx, results);
-  await insertCommandRows(tx, commands);
+  await queuePreparedCommands(tx, commands);
 
   // The next patch time shown per device: the slot's next run (its own timezone's for local-time policies).
   const slots = await findSlots(tx, [policy.id]);
@@ -166,29 +156,4 @@ export async function dispatchRun(
     finishedAt: open ? null : now,
   });
   return wake;
-}
-
-/** Records the patches waiting for approval; a decided one keeps its decision. */
-async function upsertApprovals(tx: Tx, policy: PolicyRow, needs: ApprovalNeed[], now: Date) {
-  for (const chunk of chunks(needs)) {
-    await tx
-      .insert(policyApprovals)
-      .values(
-        chunk.map((n) => ({
-          organizationId: policy.organizationId,
-          policyId: policy.id,
-          patchName: n.name,
-          patchVersion: n.version,
-          severity: n.severity,
-          osFamily: n.osFamily,
-          cves: n.cves,
-          deviceCount: n.devices,
-          createdAt: now,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [policyApprovals.policyId, policyApprovals.patchName, policyApprovals.patchVersion],
-        set: { deviceCount: sql`excluded.device_count` },
-      });
-  }
 }

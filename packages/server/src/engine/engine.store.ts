@@ -10,7 +10,7 @@ import {
 import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import { queryRows } from '../db/raw';
 import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/schema';
-import { onlineAt } from '../modules/devices/presence';
+import { onlineAt } from '../modules/devices/presence.store';
 
 /**
  * SQL of the policy engine: schedule slots, runs, devices and their inventory (results and
@@ -109,6 +109,30 @@ export async function deviceTimezonesByZone(db: Exec, zoneIds: number[]): Promis
          where ${devices.organizationId} = any(${sql.param(zoneIds)}::int[]) and ${devices.removedAt} is null`,
   );
   return rows.map((r) => ({ zoneId: Number(r.zone_id), tz: r.tz }));
+}
+
+/** Active local-time policies (their slots follow the timezones their zone's devices report). */
+export async function findLocalTimePolicies(db: Exec): Promise<PolicyRow[]> {
+  return db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.status, 'active'), eq(policies.useScheduledTimezone, false), isNull(policies.deletedAt)));
+}
+
+/** The zone's active worklet policies (or only `onlyPolicyId`, when given). */
+export async function findActiveCustomPolicies(db: Exec, zoneId: number, onlyPolicyId?: number): Promise<PolicyRow[]> {
+  return db
+    .select()
+    .from(policies)
+    .where(
+      and(
+        eq(policies.organizationId, zoneId),
+        eq(policies.type, 'custom'),
+        eq(policies.status, 'active'),
+        isNull(policies.deletedAt),
+        onlyPolicyId === undefined ? undefined : eq(policies.id, onlyPolicyId),
+      ),
+    );
 }
 
 // ---------------------------------------------------------------- runs

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepOverdueCommands } from '../agent-api/commands-sweep';
+import { sweepOverdueCommands } from '../modules/commands/commands.sweep';
 import { startTestApp, type TestApp } from '../test/app';
 import { afterLastSeenFlush, agentCall, checkinAs, inventoryBody, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';

@@ -1,10 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import { approvalKey } from '@patchwell/core/policies/patch-selection';
-import { devicePolicyStatus, policyApprovals, type ResultStatus, type RunTrigger } from '../db/policies.schema';
+import type { ResultStatus, RunTrigger } from '../db/policies.schema';
 import {
-  chunks,
   findPatchesByDevice,
   findPatchNamesByDevice,
   findSoftwareNamed,
@@ -13,6 +11,7 @@ import {
   type Tx,
 } from './engine.store';
 import { addNotices } from './notices';
+import { findApprovalDecisions, findEvaluationExitCodes } from './plans.store';
 import { customPolicyScripts, needsSoftware, requiredSoftwareOf, selectPatchesFor } from './targets';
 
 /**
@@ -77,14 +76,7 @@ async function planPatch(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[],
   const isManual = policy.configuration.patch_rule === 'manual';
   const decided = new Map<string, 'approved' | 'rejected' | 'pending'>();
   if (isManual) {
-    const rows = await tx
-      .select({
-        name: policyApprovals.patchName,
-        version: policyApprovals.patchVersion,
-        status: policyApprovals.status,
-      })
-      .from(policyApprovals)
-      .where(eq(policyApprovals.policyId, policy.id));
+    const rows = await findApprovalDecisions(tx, policy.id);
     for (const r of rows) decided.set(patchKey(r.name, r.version), r.status);
   }
   const needs = new Map<string, ApprovalNeed>();
@@ -167,16 +159,12 @@ async function planRequiredSoftware(tx: Tx, policy: PolicyRow, targeted: Candida
 async function planCustom(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[], trigger: RunTrigger) {
   const compliant = new Set<number>();
   if (trigger !== 'manual') {
-    for (const chunk of chunks(
+    const rows = await findEvaluationExitCodes(
+      tx,
+      policy.id,
       targeted.map((d) => d.id),
-      5000,
-    )) {
-      const rows = await tx
-        .select({ deviceId: devicePolicyStatus.deviceId, exit: devicePolicyStatus.evaluationExitCode })
-        .from(devicePolicyStatus)
-        .where(and(eq(devicePolicyStatus.policyId, policy.id), inArray(devicePolicyStatus.deviceId, chunk)));
-      for (const r of rows) if (r.exit === 0) compliant.add(r.deviceId);
-    }
+    );
+    for (const r of rows) if (r.exit === 0) compliant.add(r.deviceId);
   }
   return targeted.map((device): DevicePlan => {
     if (compliant.has(device.id)) return nothingToDo(device, 'Compliant: the evaluation exited 0.');

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import type { Db } from '../db/client';
 import {
@@ -20,34 +19,20 @@ import { chunks, type ResultRow, type Tx } from './engine.store';
 
 type Exec = Db | Tx;
 
-/** `n` fresh ids of each table, in one statement, so results and commands can name each other on insert. */
-export async function allocateIds(tx: Exec, n: number): Promise<{ resultId: number; commandId: number }[]> {
+/** `n` fresh result ids in one statement, so commands can name their results on insert. */
+export async function allocateResultIds(tx: Exec, n: number): Promise<number[]> {
   if (n === 0) return [];
-  // The sequences are looked up once, not per row.
-  const rows = await queryRows<{ r: string | number; c: string | number }>(
+  // The sequence is looked up once, not per row.
+  const rows = await queryRows<{ r: string | number }>(
     tx as Db,
-    sql`select nextval(s.r) as r, nextval(s.c) as c
-          from (select pg_get_serial_sequence('policy_device_results', 'id')::regclass as r,
-                       pg_get_serial_sequence('device_commands', 'id')::regclass as c) s,
+    sql`select nextval(s.r) as r
+          from (select pg_get_serial_sequence('policy_device_results', 'id')::regclass as r) s,
                generate_series(1, ${n})`,
   );
-  return rows.map((row) => ({ resultId: Number(row.r), commandId: Number(row.c) }));
+  return rows.map((row) => Number(row.r));
 }
 
 export type NewResult = typeof policyDeviceResults.$inferInsert & { id: number };
-export type NewCommand = {
-  id: number;
-  deviceId: number;
-  organizationId: number;
-  type: AgentCommandType;
-  args: AgentCommandArgs;
-  timeoutS: number;
-  createdBy: number | null;
-  policyResultId: number | null;
-  createdAt: Date;
-  deadlineAt: Date;
-};
-
 /** Rows per JSON-recordset statement: one parameter however many rows, so chunks can be large. */
 const JSON_CHUNK = 10_000;
 
@@ -84,31 +69,6 @@ export async function insertResults(db: Exec, rows: NewResult[]) {
              organization_id int, device_id int, status text, command_id int, command_type text, args jsonb,
              selected_patches text[], message text, created_at timestamptz, queued_at timestamptz,
              finished_at timestamptz)`);
-  }
-}
-
-/** Inserts commands with their preallocated ids, one JSON parameter per chunk. */
-export async function insertCommandRows(db: Exec, rows: NewCommand[]) {
-  for (const chunk of chunks(rows, JSON_CHUNK)) {
-    const json = chunk.map((c) => ({
-      id: c.id,
-      device_id: c.deviceId,
-      organization_id: c.organizationId,
-      type: c.type,
-      args: c.args,
-      timeout_s: c.timeoutS,
-      created_by: c.createdBy,
-      policy_result_id: c.policyResultId,
-      created_at: c.createdAt.toISOString(),
-      deadline_at: c.deadlineAt.toISOString(),
-    }));
-    await db.execute(sql`
-      insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by,
-             policy_result_id, created_at, deadline_at)
-      select id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id, created_at, deadline_at
-        from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(id int, device_id int, organization_id int,
-             type text, args jsonb, timeout_s int, created_by int, policy_result_id int, created_at timestamptz,
-             deadline_at timestamptz)`);
   }
 }
 
@@ -346,21 +306,27 @@ export async function setResultCommands(tx: Exec, pairs: { resultId: number; com
   }
 }
 
-/** The command row's link back to policies: its type and which result or evaluation it carries out. */
-export async function findCommandLink(db: Exec, commandId: number) {
-  const rows = await queryRows<{
-    type: AgentCommandType;
-    args: AgentCommandArgs;
-    policy_result_id: number | null;
-    eval_policy_id: number | null;
-    organization_id: number;
-  }>(
-    db as Db,
-    sql`select c.type, c.args, c.policy_result_id, e.policy_id as eval_policy_id, c.organization_id
-          from ${deviceCommands} c left join policy_evaluations e on e.command_id = c.id
-         where c.id = ${commandId}`,
-  );
-  return rows[0];
+/** The worklet policy whose evaluation the command carries out, if it does. */
+export async function findEvaluationPolicyOf(db: Exec, commandId: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ policyId: policyEvaluations.policyId })
+    .from(policyEvaluations)
+    .where(eq(policyEvaluations.commandId, commandId))
+    .limit(1);
+  return row?.policyId;
+}
+
+/** Links evaluation commands to their worklet policies. */
+export async function insertEvaluationLinks(
+  db: Exec,
+  deviceId: number,
+  links: { commandId: number; policyId: number }[],
+  now: Date,
+) {
+  if (!links.length) return;
+  await db
+    .insert(policyEvaluations)
+    .values(links.map((l) => ({ commandId: l.commandId, policyId: l.policyId, deviceId, createdAt: now })));
 }
 
 /**

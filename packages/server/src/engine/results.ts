@@ -1,34 +1,38 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { AgentCommandArgs, CommandResultBody, NoticeReport } from '@patchwell/core/agent/agent-protocol.schema';
+import type { AgentCommandArgs, NoticeReport } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { policies, policyEvaluations, type ResultStatus } from '../db/policies.schema';
-import { findCandidateDevices, type ResultRow } from './engine.store';
+import type { ResultStatus } from '../db/policies.schema';
+import type { CommandFinished } from '../modules/commands/commands.events';
 import {
-  allocateIds,
+  commandTiming,
+  queuePreparedCommands,
+  reserveCommandIds,
+  type NewCommand,
+} from '../modules/commands/commands.service';
+import { findActiveCustomPolicies, findCandidateDevices, type ResultRow } from './engine.store';
+import {
   expireCatchUps,
+  findEvaluationPolicyOf,
   findOpenEvaluations,
-  findCommandLink,
   finishResult,
-  insertCommandRows,
+  insertEvaluationLinks,
   lockCatchUps,
   recordEvaluation,
   refreshOpenRuns,
   setResultCommands,
   syncResultsFromCommands,
   upsertStandings,
-  type NewCommand,
 } from './results.store';
-import { commandTiming } from './commands';
 import { deferralOf, outcomeMessage } from './notices';
 import { deferResult } from './notices.store';
 import { customPolicyScripts, targetsDevice } from './targets';
 
 /**
- * How results come back: the agent's result for a command reaches {@link onPolicyCommandResult}
- * at once (the one call agent.store.ts makes into the engine); every tick,
+ * How results come back: the commands module announces each agent's result as
+ * `commandFinished`, which reaches {@link applyCommandResult} at once (the engine's one
+ * subscription, made in app.ts); every tick,
  * {@link syncResults} also copies command statuses onto open results, which covers commands
  * handed out (`in_progress`), timed out by the sweep, and any result whose direct feedback
  * failed. Both only ever move an open result to a later state.
@@ -78,76 +82,73 @@ function standingsOf(
 }
 
 /**
- * The engine's side of a recorded command result (called by agent.store.ts
- * `recordCommandResult` after it wrote the result): finishes the policy result the command
- * carried out (and, after a worklet's successful remediation, queues its evaluation),
- * records a worklet evaluation, or, after a successful scan, queues the evaluations of the
- * device's worklet policies. Never throws (errors go to `onError`): the next tick's
+ * The engine's side of a finished command (the `commandFinished` event): finishes the policy
+ * result the command carried out (and, after a worklet's successful remediation, queues its
+ * evaluation), records a worklet evaluation, or, after a successful scan, queues the
+ * evaluations of the device's worklet policies, waking the device for what it queued. An
+ * error reaches the event registry, which logs it: the result is stored, and the next tick's
  * {@link syncResults} repairs anything missed here.
  */
-export async function onPolicyCommandResult(
-  db: Db,
-  deviceId: number,
-  commandId: number,
-  result: CommandResultBody,
-  now: Date,
-  onError?: (err: unknown) => void,
-): Promise<number> {
-  try {
-    const link = await findCommandLink(db, commandId);
-    if (!link) return 0;
-    if (link.policy_result_id !== null) {
-      // The user deferred the run: it waits (pending) and is queued again once the deferral ends.
-      if (result.notice?.choice === 'defer') {
-        const deferred = await deferPolicyResult(db, link.policy_result_id, commandId, link.args, result.notice, now);
-        if (deferred) {
-          await upsertStandings(db, standingsOf([deferred]), now);
-          return 0;
-        }
+export async function applyCommandResult(
+  ctx: { db: Db; agents: Pick<AgentRuntime, 'wake'> },
+  event: CommandFinished,
+): Promise<void> {
+  const queued = await resultFollowUp(ctx.db, event);
+  // Commands the result led to reach the device's long-poll now, not at its next wake.
+  if (queued > 0) await ctx.agents.wake([event.command.deviceId]);
+}
+
+/** Applies the result to policies; returns how many commands it queued. */
+async function resultFollowUp(db: Db, { command, result, at: now }: CommandFinished): Promise<number> {
+  const { deviceId } = command;
+  if (command.policyResultId !== null) {
+    const resultId = command.policyResultId;
+    // The user deferred the run: it waits (pending) and is queued again once the deferral ends.
+    if (result.notice?.choice === 'defer') {
+      const deferred = await deferPolicyResult(db, resultId, command.id, command.args, result.notice, now);
+      if (deferred) {
+        await upsertStandings(db, standingsOf([deferred]), now);
+        return 0;
       }
-      const row = await finishResult(
-        db,
-        link.policy_result_id,
-        {
-          status: result.status,
-          exitCode: result.exit_code ?? null,
-          stdoutTail: result.stdout_tail ?? null,
-          stderrTail: result.stderr_tail ?? null,
-          finishedAt: now,
-        },
-        outcomeMessage(result),
-      );
-      if (row) {
-        // The run's last open result closes the run now, not at the scheduler's next tick.
-        await refreshOpenRuns(db, now, row.runId, { onlyWhenDone: true });
-        await upsertStandings(db, standingsOf([row]), now);
-      }
-      // As the family does, a worklet is evaluated again after its remediation ran.
-      if (row && link.type === 'run_script' && result.status === 'success') {
-        return await queueEvaluations(db, link.organization_id, deviceId, now, row.policyId);
-      }
-      return 0;
     }
-    if (link.eval_policy_id !== null) {
-      await recordEvaluation(db, {
-        deviceId,
-        policyId: link.eval_policy_id,
-        organizationId: link.organization_id,
-        exitCode: result.status === 'success' || result.status === 'error' ? (result.exit_code ?? null) : null,
-        now,
-      });
-      return 0;
+    const row = await finishResult(
+      db,
+      resultId,
+      {
+        status: result.status,
+        exitCode: result.exit_code ?? null,
+        stdoutTail: result.stdout_tail ?? null,
+        stderrTail: result.stderr_tail ?? null,
+        finishedAt: now,
+      },
+      outcomeMessage(result),
+    );
+    if (row) {
+      // The run's last open result closes the run now, not at the scheduler's next tick.
+      await refreshOpenRuns(db, now, row.runId, { onlyWhenDone: true });
+      await upsertStandings(db, standingsOf([row]), now);
     }
-    if (link.type === 'scan' && result.status === 'success') {
-      return await queueEvaluations(db, link.organization_id, deviceId, now);
+    // As the family does, a worklet is evaluated again after its remediation ran.
+    if (row && command.type === 'run_script' && result.status === 'success') {
+      return queueEvaluations(db, command.organizationId, deviceId, now, row.policyId);
     }
-    return 0;
-  } catch (err) {
-    // The agent's result is already stored, and the next tick's syncResults copies it: the
-    // agent is not failed for it, but the error is reported.
-    onError?.(err);
     return 0;
   }
+  const evalPolicyId = await findEvaluationPolicyOf(db, command.id);
+  if (evalPolicyId !== undefined) {
+    await recordEvaluation(db, {
+      deviceId,
+      policyId: evalPolicyId,
+      organizationId: command.organizationId,
+      exitCode: result.status === 'success' || result.status === 'error' ? (result.exit_code ?? null) : null,
+      now,
+    });
+    return 0;
+  }
+  if (command.type === 'scan' && result.status === 'success') {
+    return queueEvaluations(db, command.organizationId, deviceId, now);
+  }
+  return 0;
 }
 
 /**
@@ -177,18 +178,7 @@ export async function queueEvaluations(
   now: Date,
   onlyPolicyId?: number,
 ): Promise<number> {
-  const custom = await db
-    .select()
-    .from(policies)
-    .where(
-      and(
-        eq(policies.organizationId, zoneId),
-        eq(policies.type, 'custom'),
-        eq(policies.status, 'active'),
-        isNull(policies.deletedAt),
-        onlyPolicyId === undefined ? undefined : eq(policies.id, onlyPolicyId),
-      ),
-    );
+  const custom = await findActiveCustomPolicies(db, zoneId, onlyPolicyId);
   if (!custom.length) return 0;
   const [device] = await findCandidateDevices(db, zoneId, { groupIds: null, ids: [deviceId], now });
   if (!device) return 0;
@@ -199,10 +189,10 @@ export async function queueEvaluations(
   const wanted = custom.filter(
     (p) => !open.has(p.id) && targetsDevice(p, device) && customPolicyScripts(p, device).evaluation,
   );
-  const ids = await allocateIds(db, wanted.length);
+  const ids = await reserveCommandIds(db, wanted.length);
   wanted.forEach((policy, i) => {
     const scripts = customPolicyScripts(policy, device);
-    const commandId = ids[i]!.commandId;
+    const commandId = ids[i]!;
     commands.push({
       id: commandId,
       deviceId,
@@ -217,10 +207,8 @@ export async function queueEvaluations(
   });
   if (!commands.length) return 0;
   await db.transaction(async (tx) => {
-    await insertCommandRows(tx, commands);
-    await tx
-      .insert(policyEvaluations)
-      .values(links.map((l) => ({ commandId: l.commandId, policyId: l.policyId, deviceId, createdAt: now })));
+    await queuePreparedCommands(tx, commands);
+    await insertEvaluationLinks(tx, deviceId, links, now);
   });
   return commands.length;
 }
@@ -250,9 +238,9 @@ export async function queueCatchUps(
     const now = ctx.clock.now();
     const woken = await ctx.db.transaction(async (tx) => {
       const rows = (await lockCatchUps(tx, CATCH_UP_BATCH, now)).filter((r) => r.commandType);
-      const ids = await allocateIds(tx, rows.length);
+      const ids = await reserveCommandIds(tx, rows.length);
       const commands: NewCommand[] = rows.map((r, i) => ({
-        id: ids[i]!.commandId,
+        id: ids[i]!,
         deviceId: r.deviceId,
         organizationId: r.organizationId,
         type: r.commandType as NewCommand['type'],
@@ -261,7 +249,7 @@ export async function queueCatchUps(
         policyResultId: r.id,
         ...commandTiming(r.commandType as NewCommand['type'], now),
       }));
-      await insertCommandRows(tx, commands);
+      await queuePreparedCommands(tx, commands);
       await setResultCommands(
         tx,
         commands.map((c) => ({ resultId: c.policyResultId!, commandId: c.id })),

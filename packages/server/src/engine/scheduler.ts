@@ -3,7 +3,8 @@ import type { AppContext } from '../context';
 import { dispatchRun } from './dispatch';
 import { findNextDue, insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
 import { refreshOpenRuns } from './results.store';
-import { queueCatchUps, syncResults } from './results';
+import type { CommandFinished } from '../modules/commands/commands.events';
+import { applyCommandResult, queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
 
 /**
@@ -31,6 +32,8 @@ export type PolicyEngine = {
   tick(): Promise<TickReport>;
   /** Dispatches one run now (a "run now" from the console) and wakes its devices. */
   dispatch(runId: number): Promise<void>;
+  /** The engine's `commandFinished` subscriber: applies a command's result to its policy result at once. */
+  commandFinished(event: CommandFinished): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 };
@@ -139,6 +142,7 @@ export function createPolicyEngine(
       await dispatchCreatedRuns(ectx, runId);
       await refreshOpenRuns(ctx.db, ctx.clock.now());
     },
+    commandFinished: (event) => applyCommandResult(ectx, event),
     start() {
       if (timer || intervalMs <= 0) return;
       stopped = false;

@@ -1,9 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { nextRun, policyScheduleTz } from '@patchwell/core/policies/schedule';
-import { policies } from '../db/policies.schema';
 import {
   addMissingSlots,
   deviceTimezonesByZone,
+  findLocalTimePolicies,
   findSlots,
   replaceSlots,
   type PolicyRow,
@@ -59,10 +58,7 @@ export async function rebuildSlots(db: Db | Tx, policy: PolicyRow, now: Date): P
  * was saved. Existing slots are never touched here, so this is safe on every node at once.
  */
 export async function addNewLocalSlots(db: Db, now: Date): Promise<number> {
-  const local = await db
-    .select()
-    .from(policies)
-    .where(and(eq(policies.status, 'active'), eq(policies.useScheduledTimezone, false), isNull(policies.deletedAt)));
+  const local = await findLocalTimePolicies(db);
   const scheduled = local.filter(isScheduled);
   if (!scheduled.length) return 0;
   const zones = await deviceTimezonesByZone(db, [...new Set(scheduled.map((p) => p.organizationId))]);

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
 import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/schema';
 import { likeEscape, type DeviceRow } from './devices.store';
-import { presenceFields } from './presence';
+import { presenceFields } from './presence.store';
 
 export type DeviceListRow = DeviceRow & {
   groupName: string;

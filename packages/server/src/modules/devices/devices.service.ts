@@ -19,10 +19,10 @@ import {
 import { AGENT_DOWNLOAD_PATH, agentBundle } from '../../agent-api/agent-bundle';
 import { agentInstallCommands } from '../../agent-api/agent-install';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
-import { COMMAND_TIMEOUT_GRACE_S } from '../../agent-api/commands-sweep';
 import type { AppContext } from '../../context';
 import { notFound, type Authz } from '../../http/authz';
 import { AppError, validationError } from '../../http/errors';
+import { listCommands, queueCommands, type CommandRow } from '../commands/commands.service';
 import { requireZone } from '../zones/zone-access.service';
 import { getAccessKey } from '../zones/zone-settings.service';
 import {
@@ -30,13 +30,10 @@ import {
   countPackages,
   findDeviceDetail,
   dashboardCounts,
-  findCommands,
   findDevicePackages,
   findZoneDeviceIds,
-  insertCommands,
   removeDevices,
   updateDevice as storeUpdateDevice,
-  type CommandRow,
 } from './devices.store';
 import {
   findAllDeviceIds,
@@ -50,17 +47,6 @@ import {
 import { findGroup, moveDevicesToGroup } from './groups.store';
 
 type Ctx = AppContext & { agents: AgentRuntime };
-
-/** Seconds the server waits for each command type's result before the grace. */
-export const COMMAND_TIMEOUTS_S: Record<AgentCommandType, number> = {
-  scan: 900,
-  install_all: 7200,
-  install_updates: 7200,
-  install_package: 3600,
-  remove_package: 3600,
-  run_script: 900,
-  reboot: 900,
-};
 
 export function toDevice(row: DeviceListRow): Device {
   return {
@@ -168,7 +154,7 @@ export async function getDevice(ctx: Ctx, authz: Authz, o: number | undefined, i
   const device = await deviceOr404(ctx, zone.id, id);
   const [packageCount, commands, detail] = await Promise.all([
     countPackages(ctx.db, device.id),
-    findCommands(ctx.db, zone.id, device.id, { offset: 0, limit: 20 }),
+    listCommands(ctx.db, zone.id, device.id, { offset: 0, limit: 20 }),
     findDeviceDetail(ctx.db, device.id),
   ]);
   return {
@@ -256,7 +242,7 @@ export async function listDevicePackages(
   };
 }
 
-async function queue(
+function queue(
   ctx: Ctx,
   authz: Authz,
   zoneId: number,
@@ -264,23 +250,7 @@ async function queue(
   type: AgentCommandType,
   args: AgentCommandArgs,
 ): Promise<CommandRow[]> {
-  const now = ctx.clock.now();
-  const timeoutS = COMMAND_TIMEOUTS_S[type] + (type === 'reboot' ? (args.delay_s ?? 0) : 0);
-  const rows = await insertCommands(
-    ctx.db,
-    deviceIds.map((deviceId) => ({
-      deviceId,
-      organizationId: zoneId,
-      type,
-      args,
-      timeoutS,
-      createdBy: authz.userId,
-      createdAt: now,
-      deadlineAt: new Date(now.getTime() + (timeoutS + COMMAND_TIMEOUT_GRACE_S) * 1000),
-    })),
-  );
-  await ctx.agents.wake(deviceIds);
-  return rows;
+  return queueCommands(ctx, { zoneId, deviceIds, type, args, createdBy: authz.userId });
 }
 
 /** `POST /api/servers/{id}/queues` (Endpoint.manage): queues a command; a waiting check-in gets it at once. */
@@ -315,7 +285,7 @@ export async function listDeviceCommands(
 ): Promise<DeviceCommandList> {
   const zone = await requireZone(ctx, authz, query.o, 'Endpoint', 'read');
   await deviceOr404(ctx, zone.id, id);
-  const { rows, size } = await findCommands(ctx.db, zone.id, id, {
+  const { rows, size } = await listCommands(ctx.db, zone.id, id, {
     offset: query.page * query.limit,
     limit: query.limit,
   });

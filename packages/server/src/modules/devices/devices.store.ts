@@ -1,13 +1,12 @@
-import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { AgentCommandArgs, AgentCommandType, OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { deviceCommands, deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../../db/schema';
-import { onlineAt } from './presence';
+import { deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../../db/schema';
+import { onlineAt } from './presence.store';
 
 export type DeviceRow = typeof devices.$inferSelect;
 export type DeviceDetailRow = typeof deviceDetails.$inferSelect.detail;
-export type CommandRow = typeof deviceCommands.$inferSelect;
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */
 export function likeEscape(s: string): string {
@@ -137,48 +136,6 @@ export async function findDevicePackages(
     })),
     size: Number(total[0]?.n ?? 0),
   };
-}
-
-/** Queues commands, one per device; returns the rows. */
-export async function insertCommands(
-  db: Db,
-  rows: {
-    deviceId: number;
-    organizationId: number;
-    type: AgentCommandType;
-    args: AgentCommandArgs;
-    timeoutS: number;
-    createdBy: number | null;
-    createdAt: Date;
-    deadlineAt: Date;
-  }[],
-): Promise<CommandRow[]> {
-  if (!rows.length) return [];
-  return db.insert(deviceCommands).values(rows).returning();
-}
-
-/** A page of a device's commands, newest first. */
-export async function findCommands(
-  db: Db,
-  zoneId: number,
-  deviceId: number,
-  options: { offset: number; limit: number },
-): Promise<{ rows: CommandRow[]; size: number }> {
-  const where = and(eq(deviceCommands.organizationId, zoneId), eq(deviceCommands.deviceId, deviceId));
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(deviceCommands)
-      .where(where)
-      .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(deviceCommands)
-      .where(where),
-  ]);
-  return { rows, size: total?.n ?? 0 };
 }
 
 export type DashboardCounts = {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { devicePresence, devices, organizations, serverGroups } from '../../db/schema';
 import { toListRow, type DeviceListRow } from './device-list.store';
 import { likeEscape } from './devices.store';
-import { presenceFields } from './presence';
+import { presenceFields } from './presence.store';
 
 export type GlobalDeviceRow = DeviceListRow & { zoneId: number; zoneName: string };
 export type GlobalDeviceSort = { field: GlobalDeviceSortField; dir: 'asc' | 'desc' };

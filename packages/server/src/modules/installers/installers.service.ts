@@ -5,6 +5,7 @@ import type { InstallerFile } from '@patchwell/core/policies/policy-configuratio
 import type { AppContext } from '../../context';
 import { notFound, type Authz } from '../../http/authz';
 import { AppError, validationError } from '../../http/errors';
+import { hasOpenInstallerCommand } from '../commands/commands.service';
 import { logActivity } from '../policies/policy-access';
 import { requireZone } from '../zones/zone-access.service';
 import { findZone, type ZoneRow } from '../zones/zones.store';
@@ -14,7 +15,6 @@ import {
   deleteInstallerRow,
   findInstaller,
   findPoliciesUsing,
-  hasOpenInstallCommand,
   insertInstaller,
   type InstallerRow,
 } from './installers.store';
@@ -184,7 +184,7 @@ export async function openInstallerForDevice(
   id: string,
 ) {
   const row = await findZoneInstaller(ctx, device.organizationId, id);
-  if (!row || !(await hasOpenInstallCommand(ctx.db, device.id, row.id))) throw notFound();
+  if (!row || !(await hasOpenInstallerCommand(ctx.db, device.id, row.id))) throw notFound();
   const file = await openStoredFile(ctx.config, row.organizationId, row.sha256);
   if (!file) {
     ctx.logger.error({ installer: row.id, zone: row.organizationId }, 'installer file missing on this node');

@@ -1,8 +1,7 @@
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { policyInstallers } from '../../db/installers.schema';
 import { policies } from '../../db/policies.schema';
-import { deviceCommands } from '../../db/schema';
 
 export type InstallerRow = typeof policyInstallers.$inferSelect;
 
@@ -48,21 +47,4 @@ export async function findPoliciesUsing(db: Db, zoneId: number, id: string): Pro
     )
     .orderBy(policies.name);
   return rows.map((r) => r.name);
-}
-
-/** Whether the device has a pending or in-progress `install_package` command carrying the installer. */
-export async function hasOpenInstallCommand(db: Db, deviceId: number, installerId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: deviceCommands.id })
-    .from(deviceCommands)
-    .where(
-      and(
-        eq(deviceCommands.deviceId, deviceId),
-        eq(deviceCommands.type, 'install_package'),
-        inArray(deviceCommands.status, ['pending', 'in_progress']),
-        sql`${deviceCommands.args} -> 'installer' ->> 'id' = ${installerId}`,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }

@@ -1,8 +1,6 @@
-import type { AppContext } from '../context';
-import { timeOutCommands } from './agent.store';
+import type { AppContext } from '../../context';
+import { timeOutCommands } from './commands.store';
 
-/** Seconds past a command's own timeout before the server gives up on it. */
-export const COMMAND_TIMEOUT_GRACE_S = 60;
 /** How often each node looks for overdue commands. */
 export const COMMAND_SWEEP_INTERVAL_MS = 15_000;
 const BATCH = 1000;

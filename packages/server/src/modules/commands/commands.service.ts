@@ -1,0 +1,148 @@
+import type {
+  AgentCommandArgs,
+  AgentCommandType,
+  CommandResultBody,
+} from '@patchwell/core/agent/agent-protocol.schema';
+import type { AppContext } from '../../context';
+import type { CommandEvents } from './commands.events';
+import {
+  allocateCommandIds,
+  cancelOpenCommands,
+  findCommands,
+  findDeviceCommand,
+  findDevicesWithPendingCommands,
+  finishCommand,
+  hasOpenInstallCommand,
+  insertCommandRows,
+  insertCommands,
+  takePendingCommands,
+  type CommandRow,
+  type Exec,
+  type NewCommand,
+} from './commands.store';
+import { commandTiming } from './commands.timing';
+
+/**
+ * Device commands, in one place: queueing (a person's action, or the engine's bulk with
+ * preallocated ids), handing out at check-in, results, cancels (the sweep's timeouts are
+ * in commands.sweep.ts). Callers (devices, installers, the policy engine, the agent API,
+ * later remediation and remote control) use these functions only; a finished command is
+ * announced once through {@link CommandEvents} `commandFinished`.
+ *
+ * Permission checks stay with the callers' services (they know the resource): these
+ * functions take ids already checked to be the zone's.
+ */
+
+export type { CommandRow, NewCommand } from './commands.store';
+export { commandTiming } from './commands.timing';
+
+/** Whatever wakes devices' waiting check-ins (the agent runtime). */
+export type Waker = { wake(deviceIds: number[]): Promise<void> };
+
+type QueueCtx = Pick<AppContext, 'db' | 'clock'> & { agents: Waker };
+type ResultCtx = Pick<AppContext, 'db' | 'clock'> & { commandEvents: CommandEvents };
+
+/**
+ * Queues one command per device (ids already checked to be the zone's) and wakes their
+ * check-ins; returns the rows.
+ */
+export async function queueCommands(
+  ctx: QueueCtx,
+  input: {
+    zoneId: number;
+    deviceIds: number[];
+    type: AgentCommandType;
+    args: AgentCommandArgs;
+    createdBy: number | null;
+  },
+): Promise<CommandRow[]> {
+  const timing = commandTiming(input.type, ctx.clock.now(), input.args);
+  const rows = await insertCommands(
+    ctx.db,
+    input.deviceIds.map((deviceId) => ({
+      deviceId,
+      organizationId: input.zoneId,
+      type: input.type,
+      args: input.args,
+      createdBy: input.createdBy,
+      ...timing,
+    })),
+  );
+  await ctx.agents.wake(input.deviceIds);
+  return rows;
+}
+
+/** `n` command ids for {@link queuePreparedCommands} (the engine names them on its results first). */
+export function reserveCommandIds(tx: Exec, n: number): Promise<number[]> {
+  return allocateCommandIds(tx, n);
+}
+
+/**
+ * Queues many commands with reserved ids inside the caller's transaction (up to 100,000 in
+ * a run: one JSON parameter per 10,000 rows). The caller wakes the devices after its commit.
+ */
+export function queuePreparedCommands(tx: Exec, commands: NewCommand[]): Promise<void> {
+  return insertCommandRows(tx, commands);
+}
+
+/** Hands out the device's pending commands (they become `in_progress`), oldest first. */
+export function takeCommands(ctx: Pick<AppContext, 'db' | 'clock'>, deviceId: number): Promise<CommandRow[]> {
+  return takePendingCommands(ctx.db, deviceId, ctx.clock.now());
+}
+
+/** Which of the devices have pending commands (many check-ins share this read). */
+export function devicesWithPendingCommands(db: AppContext['db'], deviceIds: number[]): Promise<number[]> {
+  return findDevicesWithPendingCommands(db, deviceIds);
+}
+
+/** A page of a device's commands, newest first (the device checked to be the zone's). */
+export function listCommands(
+  db: AppContext['db'],
+  zoneId: number,
+  deviceId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: CommandRow[]; size: number }> {
+  return findCommands(db, zoneId, deviceId, page);
+}
+
+/** Whether the device has an open `install_package` command carrying the installer. */
+export function hasOpenInstallerCommand(db: AppContext['db'], deviceId: number, installerId: string): Promise<boolean> {
+  return hasOpenInstallCommand(db, deviceId, installerId);
+}
+
+export type ResultOutcome = 'recorded' | 'unchanged' | 'not_found';
+
+/**
+ * Records a device's result for its command, once: another device's command is
+ * `not_found`; one with a final status already (a repeated post, or timed out by the
+ * sweep) is `unchanged`. A recorded result is announced as `commandFinished`.
+ */
+export async function recordResult(
+  ctx: ResultCtx,
+  deviceId: number,
+  commandId: number,
+  result: CommandResultBody,
+): Promise<ResultOutcome> {
+  const now = ctx.clock.now();
+  const command = await findDeviceCommand(ctx.db, deviceId, commandId);
+  if (!command) return 'not_found';
+  if (command.status !== 'pending' && command.status !== 'in_progress') return 'unchanged';
+  const finished = await finishCommand(ctx.db, command, result, now);
+  if (!finished) return 'unchanged';
+  await ctx.commandEvents.commandFinished({ command: finished, result, at: now });
+  return 'recorded';
+}
+
+/**
+ * Cancels the zone's open commands among `commandIds` (a device that already took one may
+ * still run it; its late result is then ignored). Each cancel is announced as
+ * `commandFinished`. Returns the canceled rows.
+ */
+export async function cancelCommands(ctx: ResultCtx, zoneId: number, commandIds: number[]): Promise<CommandRow[]> {
+  const now = ctx.clock.now();
+  const rows = await cancelOpenCommands(ctx.db, zoneId, commandIds, now);
+  for (const command of rows) {
+    await ctx.commandEvents.commandFinished({ command, result: { status: 'canceled' }, at: now });
+  }
+  return rows;
+}
