@@ -35,7 +35,7 @@ import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
-import { createCommandEvents } from './modules/commands/commands.events';
+import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,6 +43,8 @@ declare module 'fastify' {
     markShuttingDown(): void;
     /** This node's agent runtime (tests flush its coalesced check-ins with `flushSeen`). */
     agents: AgentRuntime;
+    /** Subscribers to finished device commands (the policy engine; tests add their own). */
+    commandEvents: CommandEvents;
   }
 }
 
@@ -129,6 +131,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onClose', async () => agents.close());
   // Device commands announce finished ones here; the policy engine subscribes below.
   const commandEvents = createCommandEvents(ctx.logger);
+  app.decorate('commandEvents', commandEvents);
   await agentRoutes(app, { ...ctx, commandEvents }, agents);
   await agentDownloadRoutes(app);
   await installerDownloadRoutes(app, ctx, agents);
