@@ -1,7 +1,22 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+// Server layering (ARCHITECTURE.md): SQL only in stores, routes call services, services never
+// depend on the HTTP layer. Type imports are allowed: a service may name a row type.
+const SQL_IMPORTS = {
+  regex: String.raw`^(drizzle-orm(/.*)?|pg|.*/db/(schema|raw|[\w-]+\.schema))$`,
+  allowTypeImports: true,
+  message: 'SQL lives in *.store.ts files only (and src/db/): call a store function instead.',
+};
+const STORE_IMPORTS = {
+  regex: String.raw`\.store$`,
+  allowTypeImports: true,
+  message: 'Routes call services, never stores: add or use a service function.',
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/test-results/**', '**/playwright-report/**'] },
@@ -23,6 +38,34 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-console': 'error',
     },
+  },
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['**/*.store.ts', 'packages/server/src/db/**', 'packages/server/src/test/**', '**/*.test.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SQL_IMPORTS] }] },
+  },
+  {
+    files: ['packages/server/src/**/*.routes.ts', 'packages/server/src/http/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      // The readiness probe's `select 1` is the database's own health, not a feature's store.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [SQL_IMPORTS, { ...STORE_IMPORTS, regex: String.raw`^(?!.*db/health\.store$).*\.store$` }] },
+      ],
+    },
+  },
+  {
+    // Import cycles, in every package: type-only imports do not count (they vanish at run time).
+    files: ['packages/*/src/**/*.{ts,tsx}'],
+    plugins: importX.flatConfigs.typescript.plugins,
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: 'packages/*/tsconfig.json', noWarnOnMultipleProjects: true }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // CLIs and scripts talk to a terminal.

@@ -7,8 +7,7 @@ import type { CommandNotice, NoticeReport, RebootReport } from '@patchwell/core/
 import { carriesNotices } from '@patchwell/core/agent/notices';
 import { unavailableNotifier, deferralHint, reportOf, type Notifier } from '../notify/notifier.js';
 import type { Platform } from '../platform/platform.js';
-import type { AgentCommand } from '../protocol.js';
-import type { ExecutorContext } from './executor.js';
+import type { AgentCommand, Patch } from '../protocol.js';
 import type { ProcessRunner } from './process.js';
 
 /** Seconds the result needs to reach the server after the reboot command, and the reboot's own least delay. */
@@ -20,10 +19,14 @@ const NOTICE_MIN_S = 30;
 export type PendingReboot = { due_at: string; reason: string; notice: CommandNotice };
 
 /** The executor's context as notices and reboots need it, with its process runner settled. */
-export type NoticeContext = Pick<
-  ExecutorContext,
-  'platform' | 'allowChanges' | 'knownPatches' | 'deferReboot' | 'now'
-> & {
+export type NoticeContext = {
+  platform: Platform;
+  allowChanges: boolean;
+  /** The latest inventory's patches (which installed ones need a reboot). */
+  knownPatches?: Patch[];
+  /** Keeps a restart the user deferred (see `ExecutorContext.deferReboot`). */
+  deferReboot?: (pending: PendingReboot) => Promise<void>;
+  now?: () => Date;
   run: ProcessRunner;
 };
 

@@ -1,10 +1,12 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { AppContext } from '../context';
 import { devicesWithPendingCommands } from '../modules/commands/commands.service';
 import { createBatcher } from './batcher';
 import {
+  createListener,
   findDevicesByTokenHashes,
   notifyMany,
+  startListening,
   vacuumAgentTables,
   writeLastSeen,
   type DeviceIdentity,
@@ -227,7 +229,7 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
   const listen = () => {
     const url = ctx.config.databaseUrl;
     if (!url || closed) return;
-    const client = new pg.Client({ connectionString: url });
+    const client = createListener(url);
     listener = client;
     const retry = () => {
       if (closed || listener !== client) return;
@@ -252,9 +254,7 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
       if (kind === 'wake') wakeLocal(deviceId);
       if (kind === 'drop') tokens.forgetDevice(deviceId);
     });
-    client
-      .connect()
-      .then(() => client.query(`LISTEN ${CHANNEL}`))
+    startListening(client, CHANNEL)
       // Whatever was cached while nobody listened may have missed a drop.
       .then(() => {
         tokens.clear();

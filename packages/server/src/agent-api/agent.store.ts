@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
 import { complianceOf } from '@patchwell/core/devices/compliance';
+import pg from 'pg';
 import type { Db } from '../db/client';
 import {
   deviceCommands,
@@ -231,4 +232,15 @@ export async function vacuumAgentTables(db: Db): Promise<void> {
 /** Sends one notification per payload on `channel`, in one statement (PostgreSQL only). */
 export async function notifyMany(db: Db, channel: string, payloads: string[]): Promise<void> {
   await db.execute(sql`select pg_notify(${channel}, p) from unnest(string_to_array(${payloads.join(',')}, ',')) as p`);
+}
+
+/** A connection of its own for LISTEN (a pooled one would be handed to other queries). */
+export function createListener(url: string): pg.Client {
+  return new pg.Client({ connectionString: url });
+}
+
+/** Connects the listener and listens on `channel`. */
+export async function startListening(client: pg.Client, channel: string): Promise<void> {
+  await client.connect();
+  await client.query(`LISTEN ${channel}`);
 }

@@ -15,7 +15,7 @@ import {
 } from '@patchwell/core/policies/policy-configuration.schema';
 import { carriesNotices } from '@patchwell/core/agent/notices';
 import type { PolicyRow, Tx } from './engine.store';
-import type { DevicePlan } from './plans';
+import type { DevicePlan } from './plan-types';
 import { findDeferralsUsed } from './notices.store';
 
 /**

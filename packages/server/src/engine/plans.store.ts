@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { devicePolicyStatus, policyApprovals } from '../db/policies.schema';
 import { chunks, type PolicyRow, type Tx } from './engine.store';
-import type { ApprovalNeed } from './plans';
+import type { ApprovalNeed } from './plan-types';
 
 /** SQL a run's planning reads and writes: approval decisions, worklet evaluations, approvals to ask for. */
 

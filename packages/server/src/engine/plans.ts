@@ -1,7 +1,7 @@
-import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
+import type { AgentCommandArgs } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import { approvalKey } from '@patchwell/core/policies/patch-selection';
-import type { ResultStatus, RunTrigger } from '../db/policies.schema';
+import type { RunTrigger } from '../db/policies.schema';
 import {
   findPatchesByDevice,
   findPatchNamesByDevice,
@@ -11,24 +11,9 @@ import {
   type Tx,
 } from './engine.store';
 import { addNotices } from './notices';
+import type { ApprovalNeed, DevicePlan } from './plan-types';
 import { findApprovalDecisions, findEvaluationExitCodes } from './plans.store';
 import { customPolicyScripts, needsSoftware, requiredSoftwareOf, selectPatchesFor } from './targets';
-
-/**
- * What a run does on each device, decided from the device's stored inventory: the
- * command to queue (if any), the patches selected, and the standing it leaves.
- */
-export type DevicePlan = {
-  device: CandidateDevice;
-  /** The command that carries the policy out; null when there is nothing to do. */
-  command: { type: AgentCommandType; args: AgentCommandArgs } | null;
-  selected: string[];
-  /** With no command: the result's final status and why. */
-  status: ResultStatus;
-  message: string | null;
-  /** The standing without a command (with one, it is `pending` until the result). */
-  standing: Compliance;
-};
 
 /** Most update names in one `install_updates` (the protocol's limit). */
 const NAMES_MAX = 1000;
@@ -40,15 +25,6 @@ function nothingToDo(device: CandidateDevice, message: string, standing: Complia
 function patchKey(name: string, version: string): string {
   return approvalKey({ name, version });
 }
-
-export type ApprovalNeed = {
-  name: string;
-  version: string;
-  severity: string;
-  osFamily: string;
-  cves: string[];
-  devices: number;
-};
 
 /** `install_updates` with these names (at most the protocol's limit), or nothing to do without any. */
 function installPlan(device: CandidateDevice, names: string[], message: string | null): DevicePlan {

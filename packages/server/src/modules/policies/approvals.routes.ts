@@ -4,7 +4,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
 import { decide, listApprovals, listManualApprovals } from './approvals.service';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import {
   ZApproval,
   ZApprovalDecisionBody,

@@ -2,7 +2,7 @@ import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Approval, ApprovalList, ListApprovalsQuery } from '@patchwell/core/policies/policy-runs.schema';
 import { notFound, type Authz } from '../../http/authz';
 import { requireZone } from '../zones/zone-access.service';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import { findPolicies } from './policies.store';
 import { logActivity, requirePolicyZone } from './policy-access';
 import { decideApproval, findApproval, findApprovals, type ApprovalRow } from './runs.store';

@@ -3,7 +3,7 @@ import { notFound, type Authz } from '../../http/authz';
 import { validationError } from '../../http/errors';
 import { copyInstallerToZone, findZoneInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import {
   findCloneJob,
   findZonesByUuid,

@@ -29,5 +29,3 @@ export async function policiesModule(app: FastifyInstance, ctx: AppContext, agen
   await approvalsRoutes(app, pctx);
   await workletCatalogRoutes(app, ctx);
 }
-
-export type PoliciesCtx = AppContext & { agents: AgentRuntime; engine: PolicyEngine };

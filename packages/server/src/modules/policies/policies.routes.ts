@@ -18,7 +18,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
 import { clonePolicy, getCloneJob } from './clone.service';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import {
   createPolicy,
   deletePolicy,

@@ -14,7 +14,7 @@ import { rebuildSlots } from '../../engine/slots';
 import { matchesFilters } from '../../engine/targets';
 import { checkPolicyInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import {
   findPolicies,
   findPolicyListRow,

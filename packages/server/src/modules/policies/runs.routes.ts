@@ -5,7 +5,7 @@ import { ZPolicyActionBody, ZPolicyIdParams } from '@patchwell/core/policies/pol
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from './runs.schemas';
 import {
   ZDevicePolicyList,

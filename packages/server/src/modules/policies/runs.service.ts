@@ -5,7 +5,7 @@ import { insertRun } from '../../engine/engine.store';
 import { findDevice } from '../devices/device-list.store';
 import { findZoneDeviceIds } from '../devices/devices.store';
 import { requireZone } from '../zones/zone-access.service';
-import type { PoliciesCtx } from './policies.module';
+import type { PoliciesCtx } from './policies.context';
 import { logActivity, requirePolicy } from './policy-access';
 import {
   countResultsByStatus,
