@@ -17,6 +17,10 @@ const STORE_IMPORTS = {
   allowTypeImports: true,
   message: 'Routes call services, never stores: add or use a service function.',
 };
+const HTTP_IMPORTS = {
+  regex: String.raw`(^|/)http/`,
+  message: 'Only routes and the app wiring use the HTTP layer: errors and authorization are in src/domain/.',
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/test-results/**', '**/playwright-report/**'] },
@@ -43,6 +47,26 @@ export default tseslint.config(
     files: ['packages/server/src/**/*.ts'],
     ignores: ['**/*.store.ts', 'packages/server/src/db/**', 'packages/server/src/test/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SQL_IMPORTS] }] },
+  },
+  {
+    // Services, stores, the engine and domain/ stay free of Fastify's layer.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: [
+      '**/*.routes.ts',
+      'packages/server/src/http/**',
+      'packages/server/src/app.ts',
+      'packages/server/src/main.ts',
+      'packages/server/src/test/**',
+      '**/*.test.ts',
+      '**/*.store.ts',
+      'packages/server/src/db/**',
+    ],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SQL_IMPORTS, HTTP_IMPORTS] }] },
+  },
+  {
+    files: ['packages/server/src/**/*.store.ts', 'packages/server/src/db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [HTTP_IMPORTS] }] },
   },
   {
     files: ['packages/server/src/**/*.routes.ts', 'packages/server/src/http/**/*.ts'],

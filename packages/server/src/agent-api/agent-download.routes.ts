@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
-import { AppError } from '../http/errors';
+import { AppError } from '../domain/errors';
 import { AGENT_BUNDLE_NAME, AGENT_DOWNLOAD_PATH, agentBundle, type AgentBundleSource } from './agent-bundle';
 
 export const AGENT_BUNDLE_MISSING = {

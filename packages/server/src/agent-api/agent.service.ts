@@ -9,7 +9,7 @@ import type {
 } from '@patchwell/core/agent/agent-protocol.schema';
 import type { AppContext } from '../context';
 import { queueEvaluations } from '../engine/results';
-import { AppError } from '../http/errors';
+import { appError, notFound } from '../domain/errors';
 import { hashAccessKey } from '../modules/zones/access-key';
 import { findZoneByAccessKeyHash } from '../modules/zones/zones.store';
 import { ensureDefaultGroup } from '../modules/devices/groups.store';
@@ -26,18 +26,6 @@ import { replaceInventory, upsertEnrolledDevice, type DeviceIdentity } from './a
  */
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'logger'> & { agents: AgentRuntime };
-
-export const AGENT_ERRORS = {
-  invalidAccessKey: { code: 'agent.invalid_access_key', status: 401, message: 'The access key is not valid.' },
-  invalidToken: { code: 'agent.invalid_token', status: 401, message: 'The device token is not valid.' },
-  removed: { code: 'agent.removed', status: 410, message: 'This device was removed; stop the agent.' },
-  rateLimited: { code: 'agent.rate_limited', status: 429, message: 'Too many requests from this device.' },
-  commandNotFound: { code: 'not_found', status: 404, message: 'Not found.' },
-} as const;
-
-function fail(e: (typeof AGENT_ERRORS)[keyof typeof AGENT_ERRORS], headers?: Record<string, string>): AppError {
-  return new AppError(e.code, e.status, e.message, undefined, headers);
-}
 
 const TOKEN_PREFIX = 'pwd_';
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -58,7 +46,7 @@ export function hashDeviceToken(token: string): string {
 /** Registers a device in the access key's zone; the same machine gets the same device and a new token. */
 export async function enroll(ctx: Ctx, body: EnrollBody): Promise<EnrollResult> {
   const zone = await findZoneByAccessKeyHash(ctx.db, hashAccessKey(body.access_key));
-  if (!zone) throw fail(AGENT_ERRORS.invalidAccessKey);
+  if (!zone) throw appError('agent.invalid_access_key');
   const now = ctx.clock.now();
   const group = await ensureDefaultGroup(ctx.db, zone.id, now);
   const token = generateDeviceToken();
@@ -86,12 +74,12 @@ export async function enroll(ctx: Ctx, body: EnrollBody): Promise<EnrollResult> 
  * removed → 410, over its rate → 429.
  */
 export async function authenticateDevice(ctx: Ctx, token: string | undefined): Promise<DeviceIdentity> {
-  if (!token || !token.startsWith(TOKEN_PREFIX)) throw fail(AGENT_ERRORS.invalidToken);
+  if (!token || !token.startsWith(TOKEN_PREFIX)) throw appError('agent.invalid_token');
   const hash = hashDeviceToken(token);
   const device = await ctx.agents.findDevice(hash);
-  if (!device) throw fail(AGENT_ERRORS.invalidToken);
-  if (device.removed) throw fail(AGENT_ERRORS.removed);
-  if (!ctx.agents.allow(device.id)) throw fail(AGENT_ERRORS.rateLimited, { 'retry-after': '60' });
+  if (!device) throw appError('agent.invalid_token');
+  if (device.removed) throw appError('agent.removed');
+  if (!ctx.agents.allow(device.id)) throw appError('agent.rate_limited', { headers: { 'retry-after': '60' } });
   return device;
 }
 
@@ -201,5 +189,5 @@ export async function postCommandResult(
   body: CommandResultBody,
 ): Promise<void> {
   const outcome = await recordResult(ctx, device.id, commandId, body);
-  if (outcome === 'not_found') throw fail(AGENT_ERRORS.commandNotFound);
+  if (outcome === 'not_found') throw notFound();
 }

@@ -4,8 +4,8 @@ import type { AppContext } from '../context';
 import { readSessionToken } from '../modules/auth/cookie';
 import { resolveSession, type SessionUser } from '../modules/auth/sessions.service';
 import { authenticateApiKey } from '../modules/api-keys/api-keys.service';
-import { createAuthz } from './authz';
-import { AppError } from './errors';
+import { createAuthz } from '../domain/authz';
+import { AppError } from '../domain/errors';
 import { assertSameOrigin } from './same-origin';
 
 /**

@@ -1,47 +1,27 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { TEXTS } from '@patchwell/core/texts';
+import { ERROR_CATALOGUE, type ErrorCode } from '@patchwell/core/shell/error-catalogue';
 import type { ApiError } from '@patchwell/core/shell/errors';
+import { AppError, type FieldErrors } from '../domain/errors';
 
-/** Field name → its messages; the 400 body's `errors`. */
-export type FieldErrors = Record<string, string[]>;
-
-/**
- * An expected failure a service reports: a stable `code` (`auth.locked`), the HTTP status,
- * a message people can read, and optionally the invalid fields. Mapped to the response in
- * one place ({@link registerErrorHandling}).
- */
-export class AppError extends Error {
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-    readonly fieldErrors?: FieldErrors,
-    /** Extra response headers, such as `Retry-After`. */
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'AppError';
-  }
-}
-
-/** A 400 for fields a service found invalid after the schema passed (a common password, say). */
-export function validationError(fieldErrors: FieldErrors): AppError {
-  return new AppError('validation', 400, TEXTS.validation.summary, fieldErrors);
-}
+// Services raise these; http/ files may take them from here too.
+export { AppError, validationError, type FieldErrors } from '../domain/errors';
 
 export function notFoundBody(): ApiError {
-  return { code: 'not_found', message: 'Not found.' };
+  return { code: 'not_found', message: ERROR_CATALOGUE.not_found.message };
 }
+
+const caught = (code: ErrorCode) => ({
+  status: ERROR_CATALOGUE[code].status,
+  code,
+  message: ERROR_CATALOGUE[code].message,
+});
 
 // Fastify's own client errors, answered with our wording (never its internals).
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request body is too large.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    code: 'unsupported_media_type',
-    message: 'The request body must be JSON (Content-Type: application/json).',
-  },
+  FST_ERR_CTP_BODY_TOO_LARGE: caught('payload_too_large'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: caught('unsupported_media_type'),
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'bad_request', message: 'The request body is empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'bad_request', message: 'The request body is not valid JSON.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'Content-Length is invalid.' },
@@ -91,14 +71,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (known) return send(reply, known.status, { code: known.code, message: known.message });
     if (err.code === 'FST_ERR_RESPONSE_SERIALIZATION' && isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
-      return send(reply, 500, { code: 'internal', message: TEXTS.generic.unexpected });
+      return send(reply, 500, { code: 'internal', message: ERROR_CATALOGUE.internal.message });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err }, 'client error');
-      return send(reply, status, { code: 'bad_request', message: 'The request could not be processed.' });
+      return send(reply, status, { code: 'bad_request', message: ERROR_CATALOGUE.bad_request.message });
     }
     request.log.error({ err }, 'unhandled error');
-    return send(reply, 500, { code: 'internal', message: TEXTS.generic.unexpected });
+    return send(reply, 500, { code: 'internal', message: ERROR_CATALOGUE.internal.message });
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { Config } from '../config';
-import { AppError } from './errors';
+import { AppError } from '../domain/errors';
 
 /**
  * True when a browser tells us the request comes from another site: `Sec-Fetch-Site:

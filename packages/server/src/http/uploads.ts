@@ -1,6 +1,6 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import { AppError } from '../domain/errors';
 
 /**
  * Single-file uploads (multipart/form-data), as the routes that take one file share them:

@@ -6,7 +6,7 @@ import type { Plan } from '@patchwell/core/rules/tiers';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError, validationError } from '../../http/errors';
+import { AppError, validationError } from '../../domain/errors';
 import { hashPassword, isCommonPassword } from '../auth/passwords';
 import { RATE_LIMITS, takeAttempts } from '../auth/rate-limits.service';
 import { createSession } from '../auth/sessions.service';

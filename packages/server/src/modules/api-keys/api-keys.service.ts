@@ -4,8 +4,8 @@ import { TEXTS } from '@patchwell/core/texts';
 import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '@patchwell/core/users/api-keys.schema';
 import type { AppContext } from '../../context';
-import { notFound, type Authz } from '../../http/authz';
-import { AppError, validationError } from '../../http/errors';
+import { notFound, AppError, validationError } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { findZone } from '../zones/zones.store';
 import {
   findKeyForAuth,

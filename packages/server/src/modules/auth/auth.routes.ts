@@ -7,7 +7,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { skipAuthorization } from '../../http/authz';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 import { assertSameOrigin } from '../../http/same-origin';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
 import { getProfile } from './profile.service';

@@ -2,7 +2,7 @@ import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import { ALL_PERMISSIONS, permissionKey } from '@patchwell/core/zones/permissions';
 import { GLOBAL_ADMIN_ROLE_NAME, roleAllows, roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 import { featuresFor } from '../shell/shell.service';
 import { findPrefs, findProfileUser, findUserZones, findZonesByIds, type ZoneRow } from './profile.store';
 

@@ -1,7 +1,7 @@
 import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 import { deleteAttempts, recordAttemptsUnderLimits, type AttemptCount, type AttemptKind } from './rate-limits.store';
 
 /** At most `limit` attempts of one kind and key within a sliding window of `windowMinutes`. */

@@ -6,7 +6,7 @@ import {
   SESSION_LIFETIME_DEFAULT_MINUTES,
 } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 import {
   deleteSession,
   findSession,

@@ -1,6 +1,6 @@
 import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { AppContext } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { RATE_LIMITS, releaseAttempts, takeAttempts } from './rate-limits.service';
 import { createSession, destroySession, type SessionUser } from './sessions.service';

@@ -4,7 +4,7 @@ import type {
   GlobalDevicesQuery,
 } from '@patchwell/core/devices/global-devices.schema';
 import type { AppContext } from '../../context';
-import type { Authz } from '../../http/authz';
+import type { Authz } from '../../domain/authz';
 import { requireAccount } from '../zones/zone-access.service';
 import { toDevice } from './devices.service';
 import { findAccountDevices, type GlobalDeviceSort } from './global-devices.store';

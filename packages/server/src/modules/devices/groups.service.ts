@@ -6,8 +6,8 @@ import type {
 } from '@patchwell/core/devices/groups.schema';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
-import { notFound, type Authz } from '../../http/authz';
-import { AppError, validationError } from '../../http/errors';
+import { notFound, AppError, validationError } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 import {
   deleteGroup,

@@ -6,7 +6,7 @@ import {
   HOST_IMPORT_MAX_ROWS,
   type HostImportColumn,
 } from '@patchwell/core/devices/host-imports.schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 
 /**
  * Reading a host-import CSV: the file's rules that need no database (encoding, delimiter,

@@ -14,7 +14,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../domain/errors';
 import { firstFilePart, isTooLarge, registerSingleFileUploads } from '../../http/uploads';
 import { importHosts, listHostImports, removeHostImport } from './host-imports.service';
 

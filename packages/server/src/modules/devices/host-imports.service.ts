@@ -9,8 +9,8 @@ import type {
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import type { devices } from '../../db/schema';
-import { notFound, type Authz } from '../../http/authz';
-import { AppError } from '../../http/errors';
+import { notFound, AppError } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 import { mapColumns, normalizeHostname, parseRow, readCsv, shortName, type ParsedHostRow } from './host-imports.parse';
 import {

@@ -1,7 +1,8 @@
 import type { DeviceList } from '@patchwell/core/devices/devices.schema';
 import type { SoftwareDevicesQuery, SoftwareList, SoftwareQuery } from '@patchwell/core/devices/software.schema';
 import type { AppContext } from '../../context';
-import { notFound, type Authz } from '../../http/authz';
+import { notFound } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 import { findDevices } from './device-list.store';
 import { toDevice } from './devices.service';

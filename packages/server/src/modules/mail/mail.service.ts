@@ -1,6 +1,6 @@
 import type { OutboxMessage, OutboxPage, OutboxQuery } from '@patchwell/core/mail/outbox.schema';
 import type { AppContext } from '../../context';
-import type { Authz } from '../../http/authz';
+import type { Authz } from '../../domain/authz';
 import { requireAccount } from '../zones/zone-access.service';
 import { insertMessage, listMessages, recordDelivery, type OutboxRow } from './outbox.store';
 

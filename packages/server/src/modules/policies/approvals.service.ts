@@ -1,6 +1,7 @@
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Approval, ApprovalList, ListApprovalsQuery } from '@patchwell/core/policies/policy-runs.schema';
-import { notFound, type Authz } from '../../http/authz';
+import { notFound } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 import type { PoliciesCtx } from './policies.context';
 import { findPolicies } from './policies.store';

@@ -1,6 +1,6 @@
 import { POLICY_NAME_MAX_LENGTH, type ClonePolicyBody, type CloneJob } from '@patchwell/core/policies/policies.schema';
-import { notFound, type Authz } from '../../http/authz';
-import { validationError } from '../../http/errors';
+import { notFound, validationError } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { copyInstallerToZone, findZoneInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
 import type { PoliciesCtx } from './policies.context';

@@ -7,8 +7,8 @@ import {
 } from '@patchwell/core/policies/policies.schema';
 import type { PolicyStats } from '@patchwell/core/policies/policy-runs.schema';
 import { findWorkletByLegacyId } from '@patchwell/core/worklets/worklet-catalog';
-import type { Authz } from '../../http/authz';
-import { validationError } from '../../http/errors';
+import type { Authz } from '../../domain/authz';
+import { validationError } from '../../domain/errors';
 import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';
 import { rebuildSlots } from '../../engine/slots';
 import { matchesFilters } from '../../engine/targets';

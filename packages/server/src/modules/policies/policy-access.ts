@@ -1,7 +1,8 @@
 import type { Action, Resource } from '@patchwell/core/zones/permissions';
 import type { AppContext } from '../../context';
 import type { PolicyType } from '../../db/policies.schema';
-import { notFound, type Authz } from '../../http/authz';
+import { notFound } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 import type { ZoneRow } from '../zones/zones.store';
 import { findPolicy, insertActivity, type PolicyRow } from './policies.store';

@@ -1,6 +1,7 @@
 import { actionDeviceIds, type PolicyActionBody } from '@patchwell/core/policies/policies.schema';
 import { DEVICE_POLICY_STATUS_CODES } from '@patchwell/core/policies/policy-runs.schema';
-import { notFound, type Authz } from '../../http/authz';
+import { notFound } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { insertRun } from '../../engine/engine.store';
 import { findDevice } from '../devices/device-list.store';
 import { findZoneDeviceIds } from '../devices/devices.store';

@@ -15,7 +15,9 @@ import {
 import { queryWorkletCatalog } from '@patchwell/core/worklets/worklet-rules';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
-import { notFound, requireAuthz, type Authz } from '../../http/authz';
+import { requireAuthz } from '../../http/authz';
+import { notFound } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 
 const tags = ['worklets'];

@@ -10,7 +10,7 @@ import {
 import { ROLE_GRANTS, ZONE_ROLES, type ZoneRoleId } from '@patchwell/core/zones/roles';
 import type { PermissionsInfo, RbacRole } from '@patchwell/core/zones/zones.schema';
 import type { AppContext } from '../../context';
-import type { Authz } from '../../http/authz';
+import type { Authz } from '../../domain/authz';
 import { enterZone, requireZone } from '../zones/zone-access.service';
 import { findZonesWithCount } from '../zones/zones.store';
 

@@ -1,23 +1,19 @@
-import { TEXTS } from '@patchwell/core/texts';
-import { AppError } from '../../http/errors';
+import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
+import { appError, type AppError } from '../../domain/errors';
 
 /** 409 'This email address is already in use.' on the `email` field. */
 export function emailInUse(): AppError {
-  return new AppError('users.email_in_use', 409, TEXTS.users.emailInUse, { email: [TEXTS.users.emailInUse] });
+  return appError('users.email_in_use', { fieldErrors: { email: [ERROR_CATALOGUE['users.email_in_use'].message] } });
 }
 
 /** 409 'This user already exists in this Zone' on `field` (the invited e-mail, or a zone row). */
 export function alreadyInZone(field = 'email'): AppError {
-  return new AppError('users.already_in_zone', 409, TEXTS.users.alreadyInZone, {
-    [field]: [TEXTS.users.alreadyInZone],
+  return appError('users.already_in_zone', {
+    fieldErrors: { [field]: [ERROR_CATALOGUE['users.already_in_zone'].message] },
   });
 }
 
 /** 403: a global administrator's role and status change only in global user management (spec A section 6). */
 export function globalAdminManagedGlobally(): AppError {
-  return new AppError(
-    'users.global_admin',
-    403,
-    "A global administrator's role and status can only be changed in global user management.",
-  );
+  return appError('users.global_admin');
 }

@@ -3,8 +3,8 @@ import { canEnterZone } from '@patchwell/core/zones/authz';
 import type { Action, Resource } from '@patchwell/core/zones/permissions';
 import { roleAllows } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
-import { forbidden, notFound, type Authz } from '../../http/authz';
-import { AppError, validationError } from '../../http/errors';
+import { forbidden, notFound, AppError, validationError } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { findZone, type ZoneRow } from './zones.store';
 
 /**

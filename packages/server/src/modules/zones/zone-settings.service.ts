@@ -2,8 +2,8 @@ import type { SessionSettings } from '@patchwell/core/shell/session-settings.sch
 import { SESSION_IDLE_DEFAULT_MINUTES, SESSION_LIFETIME_DEFAULT_MINUTES } from '@patchwell/core/constants';
 import type { AccessKey, SetPrefsBody, ZonePref } from '@patchwell/core/zones/zones.schema';
 import type { AppContext } from '../../context';
-import type { Authz } from '../../http/authz';
-import { AppError } from '../../http/errors';
+import type { Authz } from '../../domain/authz';
+import { AppError } from '../../domain/errors';
 import { decryptSecret, encryptSecret, generateAccessKey, hashAccessKey } from './access-key';
 import { secretKey } from './secret-key';
 import { requireAccount, requireZone } from './zone-access.service';

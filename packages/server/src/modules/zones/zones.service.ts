@@ -6,8 +6,9 @@ import type { ZoneUser } from '@patchwell/core/users/users.schema';
 import { roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/errors';
-import { notFound, type Authz } from '../../http/authz';
-import { AppError, validationError } from '../../http/errors';
+import type { AppError } from '../../domain/errors';
+import { appError, notFound, validationError } from '../../domain/errors';
+import type { Authz } from '../../domain/authz';
 import { newAccessKey } from './zone-settings.service';
 import { requireAccount, requireAccountZone, requireZone } from './zone-access.service';
 import {
@@ -27,20 +28,8 @@ import {
 /** Role id 1: the creator of a zone becomes its Zone Administrator. */
 const ZONE_ADMIN_ROLE_ID = 1;
 
-export const ZONE_ERRORS = {
-  tierRequired: {
-    code: 'zones.tier_required',
-    message:
-      'Creating a zone needs the Complete plan (or an active trial) on the parent organisation. ' +
-      'Upgrade to Complete to add zones.',
-  },
-  nameTaken: { code: 'zones.name_taken', message: TEXTS.zones.nameTaken },
-} as const;
-
 function nameTaken(): AppError {
-  return new AppError(ZONE_ERRORS.nameTaken.code, 409, ZONE_ERRORS.nameTaken.message, {
-    name: [TEXTS.zones.nameTaken],
-  });
+  return appError('zones.name_taken', { fieldErrors: { name: [TEXTS.zones.nameTaken] } });
 }
 
 function isTrialExpired(zone: ZoneRow, now: Date): boolean {
@@ -107,7 +96,7 @@ async function createZoneUnder(ctx: AppContext, authz: Authz, parent: ZoneRow, n
   const now = ctx.clock.now();
   const parentTier = tierSubject(parent, now);
   if (!canCreateZoneUnder(parentTier, now.getTime())) {
-    throw new AppError(ZONE_ERRORS.tierRequired.code, 403, ZONE_ERRORS.tierRequired.message);
+    throw appError('zones.tier_required');
   }
   const existing = await countAccountZones(ctx.db, parent.accountId);
   const key = await newAccessKey(ctx);
