@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { dbErrorSummary, isRowError } from '../db/errors';
 import type { AppContext } from '../context';
 import { devicesWithPendingCommands } from '../modules/commands/commands.service';
 import { createBatcher } from './batcher';
@@ -154,6 +155,29 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
   let closed = false;
   let flushing: Promise<void> | undefined;
 
+  // One check-in PostgreSQL refuses (a NUL byte in a text, say) must not cost every other
+  // device of every zone its presence: a failed chunk is written again in halves, down to the
+  // one row that fails, which is skipped and logged by id only (its contents are the device's).
+  const writeIsolating = async (entries: SeenEntry[]): Promise<void> => {
+    try {
+      await writeLastSeen(ctx.db, entries);
+    } catch (err) {
+      if (entries.length === 1) {
+        const [bad] = entries;
+        ctx.logger.warn(
+          { error: dbErrorSummary(err), deviceId: bad!.id, zoneId: bad!.organization_id },
+          'check-in not stored: skipped',
+        );
+        return;
+      }
+      // A database that is down fails every half alike: stop splitting and report it once.
+      if (!isRowError(err)) throw err;
+      const half = Math.ceil(entries.length / 2);
+      await writeIsolating(entries.slice(0, half));
+      await writeIsolating(entries.slice(half));
+    }
+  };
+
   const flushSeen = async (): Promise<void> => {
     await flushing;
     if (!seen.size) return;
@@ -161,10 +185,12 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     seen = new Map();
     flushing = (async () => {
       for (let i = 0; i < batch.length; i += SEEN_CHUNK) {
-        await writeLastSeen(ctx.db, batch.slice(i, i + SEEN_CHUNK));
+        await writeIsolating(batch.slice(i, i + SEEN_CHUNK));
       }
     })()
-      .catch((err: unknown) => ctx.logger.warn({ err, devices: batch.length }, 'last-seen write failed'))
+      .catch((err: unknown) =>
+        ctx.logger.warn({ error: dbErrorSummary(err), devices: batch.length }, 'last-seen write failed'),
+      )
       .finally(() => {
         flushing = undefined;
       });

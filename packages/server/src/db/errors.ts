@@ -13,3 +13,26 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   }
   return false;
 }
+
+/**
+ * True when `err` is about the data of the statement (SQLSTATE class 22, data exception,
+ * such as a NUL byte in text; or 23, a constraint): another statement without that row
+ * may succeed, unlike after a lost connection.
+ */
+export function isRowError(err: unknown): boolean {
+  for (let e = err as PgLikeError | undefined, depth = 0; e && depth < 4; e = e.cause as PgLikeError, depth++) {
+    if (typeof e.code === 'string' && /^2[23]/.test(e.code)) return true;
+  }
+  return false;
+}
+
+/**
+ * The database's own code and message of `err`, without the statement or its parameters
+ * (drizzle's wrapper carries both, and they may hold what a client sent).
+ */
+export function dbErrorSummary(err: unknown): { code?: string; message: string } {
+  for (let e = err as PgLikeError | undefined, depth = 0; e && depth < 4; e = e.cause as PgLikeError, depth++) {
+    if (typeof e.code === 'string') return { code: e.code, message: String((e as { message?: unknown }).message) };
+  }
+  return { message: err instanceof Error && !(err.cause instanceof Error) ? err.message : 'database error' };
+}
