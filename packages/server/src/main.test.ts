@@ -34,8 +34,21 @@ describe('npm start (src/main.ts)', () => {
       });
       expect(out).toContain('Created the demo account. Demo sign-in: demo@patchwell.local / patchwell-demo-2026');
       expect(out).toContain('Simulated demo devices: 5 in Headquarters, 1 in Cloud Servers');
-      // Let the simulated devices enrol and hold their long-polls, so the shutdown below stops them too.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Let the simulated devices enrol and check in, so the shutdown below stops their long-polls too.
+      const answered = async (route: string, status: number) => {
+        const metrics = await (await fetch(`${address}/metrics`)).text();
+        const line = metrics
+          .split('\n')
+          .find(
+            (l) =>
+              l.startsWith('http_requests_total{') &&
+              l.includes(`route="${route}"`) &&
+              l.includes(`status="${status}"`),
+          );
+        return Number(line?.split(' ').pop() ?? 0);
+      };
+      await expect.poll(() => answered('/api/agent/v1/enroll', 201), { timeout: 20_000 }).toBe(6);
+      await expect.poll(() => answered('/api/agent/v1/checkin', 200), { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
       expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
       let exited = false;

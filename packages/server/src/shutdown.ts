@@ -9,6 +9,8 @@ export type ShutdownParts = {
   db: { close(): Promise<void> };
   /** How long to keep serving after /readyz turns 503 (`SHUTDOWN_DRAIN_MS`). */
   drainMs: number;
+  /** Waits out the drain (tests end it when they choose instead of on the wall clock). */
+  drain?: (ms: number) => Promise<unknown>;
 };
 
 /**
@@ -17,9 +19,9 @@ export type ShutdownParts = {
  * served so load balancers can notice: the listener closes, requests in flight finish
  * (new ones on open connections get 503), and then the database closes.
  */
-export async function shutdownGracefully({ app, jobs, db, drainMs }: ShutdownParts): Promise<void> {
+export async function shutdownGracefully({ app, jobs, db, drainMs, drain = sleep }: ShutdownParts): Promise<void> {
   app.markShuttingDown();
-  await Promise.all([sleep(drainMs), ...jobs.map((job) => job.stop())]);
+  await Promise.all([drain(drainMs), ...jobs.map((job) => job.stop())]);
   await app.close();
   await db.close();
 }

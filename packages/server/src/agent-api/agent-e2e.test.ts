@@ -132,9 +132,8 @@ describe('the agent against the real server', () => {
       state: (await readState(agent.statePath))!,
     });
     try {
-      await abortableSleep(300);
       const id = agent.state.device_id;
-      const queuedAt = Date.now();
+      await expect.poll(() => t.app.agents.isWaiting(id)).toBe(true);
       const queued = await zone.admin.post(`/api/servers/${id}/queues?${o()}`, { command_type_name: 'GetOS' });
       const done = await until(async () => {
         const res = await zone.admin.get(`/api/servers/${id}/commands?${o()}`);
@@ -142,8 +141,8 @@ describe('the agent against the real server', () => {
           (c: { id: number; status: string }) => c.id === queued.body.id && c.status === 'success',
         );
       }, 5_000);
+      // The service long-polls for 10 s: done within 5 s means the queueing woke it.
       expect(done).toBe(true);
-      expect(Date.now() - queuedAt).toBeLessThan(1_500);
     } finally {
       controller.abort();
     }

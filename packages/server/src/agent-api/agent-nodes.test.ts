@@ -17,8 +17,8 @@ describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL
     db = await createTestDb();
     nodeA = await startTestApp({ db, config: { databaseUrl: db.url } });
     nodeB = await startTestApp({ db, config: { databaseUrl: db.url } });
-    // Let both listeners connect.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Both listeners connected: from then on every notification reaches both nodes.
+    await expect.poll(() => nodeA.app.agents.listening && nodeB.app.agents.listening).toBe(true);
   });
   afterAll(async () => {
     await nodeA?.close();
@@ -30,12 +30,11 @@ describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL
     const z = await buildZoneWithKey(nodeB);
     const d = await enrollDevice(nodeA, z.accessKey);
     const waiting = checkinAs(nodeA, d.token, { wait_s: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => nodeA.app.agents.isWaiting(d.id)).toBe(true);
     const queued = await z.admin.post(`/api/servers/${d.id}/queues?o=${z.zone.id}`, { command_type_name: 'GetOS' });
     expect(queued.status).toBe(201);
-    const queuedAt = Date.now();
+    // Without node B's wake the check-in would wait its 20 s and answer with no command.
     const res = await waiting;
-    expect(Date.now() - queuedAt).toBeLessThan(1000);
     expect(res.body.commands.map((c: { id: number }) => c.id)).toEqual([queued.body.id]);
   });
 
@@ -45,10 +44,10 @@ describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL
     expect((await checkinAs(nodeA, d.token)).body.commands).toEqual([]);
     const queued = await z.admin.post(`/api/servers/${d.id}/queues?o=${z.zone.id}`, { command_type_name: 'GetOS' });
     expect(queued.status).toBe(201);
-    // Node B's wake reaches A through NOTIFY; until it does, A may still read the database.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const res = await checkinAs(nodeA, d.token);
-    expect(res.body.commands.map((c: { id: number }) => c.id)).toEqual([queued.body.id]);
+    // Node B's wake reaches A through NOTIFY; until it does, A may still trust its empty read.
+    await expect
+      .poll(async () => (await checkinAs(nodeA, d.token)).body.commands.map((c: { id: number }) => c.id))
+      .toEqual([queued.body.id]);
   });
 
   it('drops the old token on node A when the device re-enrols on node B', async () => {
@@ -56,7 +55,6 @@ describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL
     const d = await enrollDevice(nodeA, z.accessKey);
     expect((await checkinAs(nodeA, d.token)).status).toBe(200); // cached on A
     await enrollDevice(nodeB, z.accessKey, { machine_id: d.machineId });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await checkinAs(nodeA, d.token)).status).toBe(401);
+    await expect.poll(async () => (await checkinAs(nodeA, d.token)).status).toBe(401);
   });
 });

@@ -35,6 +35,10 @@ export type AgentRuntime = {
   hasPendingCommands(deviceId: number): Promise<boolean>;
   /** Resolves when a command is queued for the device, or after `ms` or on `signal`; true when woken. */
   waitForCommand(deviceId: number, ms: number, signal: AbortSignal): Promise<boolean>;
+  /** Whether a check-in of the device is waiting on this node (tests wait for it instead of sleeping). */
+  isWaiting(deviceId: number): boolean;
+  /** On PostgreSQL: whether this node listens for other nodes' notifications (always true on PGlite). */
+  readonly listening: boolean;
   /** Wakes the devices' waiting check-ins on every node (commands were queued for them). */
   wake(deviceIds: number[]): Promise<void>;
   /** Drops devices from every node's token cache (re-enrolled or removed). */
@@ -351,6 +355,12 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
         signal.addEventListener('abort', onAbort);
         set.add(wake);
       });
+    },
+    isWaiting(deviceId) {
+      return (waiters.get(deviceId)?.size ?? 0) > 0;
+    },
+    get listening() {
+      return trustEmpty;
     },
     async wake(deviceIds) {
       for (const id of deviceIds) wakeLocal(id);

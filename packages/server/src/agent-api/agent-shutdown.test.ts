@@ -3,9 +3,7 @@
  * commands and their keep-alive connections are closed, so the close does not wait for them.
  */
 import http from 'node:http';
-import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { devicePresence } from '../db/schema';
 import { startTestApp, type TestApp } from '../test/app';
 import { buildZoneWithKey, enrollDevice } from '../test/agents';
 
@@ -60,16 +58,9 @@ function longPoll(
   return { answer, request };
 }
 
-/** Resolves once the check-in reached its handler: the handler records it before waiting. */
+/** Resolves once the check-in waits in its handler. */
 async function untilSeen(app: TestApp, deviceId: number): Promise<void> {
-  for (;;) {
-    const [row] = await app.db
-      .select({ at: devicePresence.lastSeenAt })
-      .from(devicePresence)
-      .where(eq(devicePresence.deviceId, deviceId));
-    if (row?.at) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await expect.poll(() => app.app.agents.isWaiting(deviceId)).toBe(true);
 }
 
 describe('closing the server during long-polls', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepOverdueCommands } from '../modules/commands/commands.sweep';
 import { startTestApp, type TestApp } from '../test/app';
-import { afterLastSeenFlush, agentCall, checkinAs, inventoryBody, type EnrolledDevice } from '../test/agents';
+import { flushLastSeen, agentCall, checkinAs, inventoryBody, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
 import {
   buildPolicyZone,
@@ -49,7 +49,7 @@ beforeAll(async () => {
   quiet = await inventoriedDevice(t, z, 'quiet', { patches: INVENTORY });
   await checkinAs(t, alpha.token);
   await checkinAs(t, bravo.token);
-  await afterLastSeenFlush();
+  await flushLastSeen(t);
 });
 afterAll(async () => {
   await t.close();
@@ -164,7 +164,7 @@ describe('running a policy now', () => {
     // The offline device catches up at its next check-in (a manual run always does).
     t.clock.advance(60_000);
     await checkinAs(t, quiet.token);
-    await afterLastSeenFlush();
+    await flushLastSeen(t);
     const tick = await t.app.policyEngine.tick();
     expect(tick.catchUps).toBe(1);
     const [late] = await commandsOf(t, quiet);

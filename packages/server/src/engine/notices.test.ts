@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyDeviceResults } from '../db/policies.schema';
 import { startTestApp, type TestApp } from '../test/app';
-import { afterLastSeenFlush, checkinAs, type EnrolledDevice } from '../test/agents';
+import { flushLastSeen, checkinAs, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
 import {
   buildPolicyZone,
@@ -40,7 +40,7 @@ beforeAll(async () => {
   laptop = await inventoriedDevice(t, z, 'laptop', { patches: [patch('openssl', 'critical')], osFamily: 'mac' });
   await checkinAs(t, desk.token);
   await checkinAs(t, laptop.token);
-  await afterLastSeenFlush();
+  await flushLastSeen(t);
 });
 afterAll(async () => {
   await t.close();
@@ -78,7 +78,7 @@ async function resultOf(policyId: number, runId: number) {
 async function laterCheckIn(device: EnrolledDevice, ms: number) {
   t.clock.advance(ms);
   await checkinAs(t, device.token);
-  await afterLastSeenFlush();
+  await flushLastSeen(t);
   return t.app.policyEngine.tick();
 }
 
@@ -300,7 +300,7 @@ describe('the agent’s own answers', () => {
 
     t.clock.advance(HOUR + 60_000);
     await checkinAs(t, desk.token);
-    await afterLastSeenFlush();
+    await flushLastSeen(t);
     expect((await t.app.policyEngine.tick()).catchUps).toBe(1);
     const [second] = await agentRuns({ shown: false, reason: 'no signed-in user' });
     expect(second!.type).toBe('install_updates');

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyRuns } from '../db/policies.schema';
 import { startTestApp, type TestApp } from '../test/app';
-import { afterLastSeenFlush, checkinAs } from '../test/agents';
+import { flushLastSeen, checkinAs } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
 import { createTestClock } from '../test/clock';
 import { createTestDb, type TestDbHandle } from '../test/db';
@@ -151,7 +151,7 @@ describe('devices offline at run time', () => {
     // Hours later the device comes back: the next tick (on either node) queues the catch-up.
     clock.set('2026-03-11T08:30:00.000Z');
     expect((await checkinAs(nodeA, sleeper.token)).body.commands).toEqual([]);
-    await afterLastSeenFlush();
+    await flushLastSeen(nodeA);
     expect((await nodeA.app.policyEngine.tick()).catchUps).toBe(1);
     expect((await nodeB.app.policyEngine.tick()).catchUps).toBe(0);
     const commands = await commandsOf(nodeB, sleeper);
@@ -239,7 +239,6 @@ describe('due timer', () => {
     const engine = createPolicyEngine(nodeA.ctx, { wake: async () => {} }, 3_600_000);
     engine.start();
     try {
-      await new Promise((r) => setTimeout(r, 100));
       clock.set('2026-03-20T02:00:00.600Z');
       await expect
         .poll(async () => (await runsOf([p.id])).map((r) => r.scheduledFor?.toISOString()), { timeout: 5_000 })

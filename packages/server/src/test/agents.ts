@@ -106,5 +106,5 @@ export function inventoryBody(overrides: Partial<InventoryBody> & { hostname?: s
   };
 }
 
-/** Waits past one coalesced last-seen write. */
-export const afterLastSeenFlush = () => new Promise((resolve) => setTimeout(resolve, 1300));
+/** Writes the check-ins the app's agent runtime coalesced so far (instead of waiting for its timer). */
+export const flushLastSeen = (t: TestApp): Promise<void> => t.app.agents.flushSeen();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app';
 import {
-  afterLastSeenFlush,
+  flushLastSeen,
   agentCall,
   buildZoneWithKey,
   checkinAs,
@@ -53,7 +53,7 @@ beforeAll(async () => {
   await agentCall(t, fleet.charlie!.token, 'PUT', '/inventory', inventoryBody({ hostname: 'charlie', patches: [] }));
   await checkinAs(t, fleet.alpha!.token, { status: { needs_reboot: true, ip_addrs_private: ['10.9.8.7'] } });
   await checkinAs(t, fleet.bravo!.token, { status: { ip_addrs: ['198.51.100.20'] } });
-  await afterLastSeenFlush();
+  await flushLastSeen(t);
   await enrollDevice(t, other.accessKey, { hostname: 'alpha-of-other-zone' });
 });
 afterAll(async () => {
@@ -327,7 +327,7 @@ describe('/api/servergroups', () => {
 
 describe('GET /api/dashboard and /api/info', () => {
   it('counts devices by status, OS and compliance', async () => {
-    await afterLastSeenFlush(); // alpha, bravo and the Mac have checked in
+    await flushLastSeen(t); // alpha, bravo and the Mac have checked in
     const res = await z.admin.get(`/api/dashboard?o=${o}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({

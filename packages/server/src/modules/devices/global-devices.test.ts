@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZGlobalDeviceList } from '@patchwell/core/devices/global-devices.schema';
 import { startTestApp, type TestApp } from '../../test/app';
-import { afterLastSeenFlush, buildZoneWithKey, checkinAs, enrollDevice, type EnrolledDevice } from '../../test/agents';
+import { flushLastSeen, buildZoneWithKey, checkinAs, enrollDevice, type EnrolledDevice } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser, buildZone } from '../../test/factories';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   fleet.charlie = await enrollDevice(t, key.body.access_key as string, { hostname: 'charlie', os_name: 'Ubuntu' });
   fleet.foreign = await enrollDevice(t, foreign.accessKey, { hostname: 'alpha-foreign' });
   await checkinAs(t, fleet.charlie.token, { status: { ip_addrs_private: ['10.7.7.7'] } });
-  await afterLastSeenFlush();
+  await flushLastSeen(t);
   base = `/api/accounts/${home.account.id}/devices`;
 });
 afterAll(async () => {

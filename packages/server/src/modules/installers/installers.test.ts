@@ -9,7 +9,7 @@ import type { AgentCommand } from '@patchwell/core/agent/agent-protocol.schema';
 import { ConfigError, loadConfig } from '../../config';
 import { startTestApp, type JsonBody, type TestApp } from '../../test/app';
 import { deviceCommands } from '../../db/schema';
-import { afterLastSeenFlush, agentCall, checkinAs } from '../../test/agents';
+import { flushLastSeen, agentCall, checkinAs } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser, buildZone } from '../../test/factories';
 import {
@@ -152,7 +152,7 @@ describe('GET /api/agent/v1/installers/{id}', () => {
     const device = await inventoriedDevice(t, z, 'needs-acme');
     // Commands go to online devices: this one checks in first.
     await checkinAs(t, device.token);
-    await afterLastSeenFlush();
+    await flushLastSeen(t);
     const download = () =>
       t.request(`/api/agent/v1/installers/${file.body.id}`, { headers: { authorization: `Bearer ${device.token}` } });
     // No command yet.

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLog } from '../../db/policies.schema';
 import { startTestApp, type TestApp } from '../../test/app';
-import { afterLastSeenFlush, checkinAs } from '../../test/agents';
+import { flushLastSeen, checkinAs } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser } from '../../test/factories';
 import {
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const tagged = await z.admin.put(`/api/servers/${web.id}?o=${z.o}`, { tags: ['prod'] });
   if (tagged.status !== 200) throw new Error(`tag: ${tagged.status}`);
   await checkinAs(t, web.token);
-  await afterLastSeenFlush();
+  await flushLastSeen(t);
 });
 afterAll(async () => {
   await t.close();
