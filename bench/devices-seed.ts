@@ -17,7 +17,7 @@ import { replaceInventory } from '../packages/server/src/agent-api/agent.store';
 import { openDb } from '../packages/server/src/db/client';
 import { sql } from 'drizzle-orm';
 import { deviceDetails, devicePresence, devices } from '../packages/server/src/db/schema';
-import { ONLINE_GRACE_S } from '../packages/server/src/modules/devices/presence';
+import { ONLINE_GRACE_S } from '../packages/server/src/modules/devices/presence.store';
 import { ensureDefaultGroup } from '../packages/server/src/modules/devices/groups.store';
 
 /** The fleet's seed: device `i` is the simulator's machine `generateMachine(SEED, i)`. */

@@ -7,6 +7,8 @@ import { authenticateApiKey } from '../modules/api-keys/api-keys.service';
 import { createAuthz } from '../domain/authz';
 import { AppError } from '../domain/errors';
 import { assertSameOrigin } from './same-origin';
+// The request's `authz` and `authzSkipped` fields are declared there.
+import type {} from './authz';
 
 /**
  * Who may call a route. Every /api and /bespoke route declares it in `config.access`; a
