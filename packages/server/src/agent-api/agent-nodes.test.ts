@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../test/app';
 import { buildZoneWithKey, checkinAs, enrollDevice } from '../test/agents';
 import { createTestDb, type TestDbHandle } from '../test/db';
@@ -18,7 +18,7 @@ describe.runIf(process.env.DATABASE_URL)('agent API on several nodes (PostgreSQL
     nodeA = await startTestApp({ db, config: { databaseUrl: db.url } });
     nodeB = await startTestApp({ db, config: { databaseUrl: db.url } });
     // Both listeners connected: from then on every notification reaches both nodes.
-    await expect.poll(() => nodeA.app.agents.listening && nodeB.app.agents.listening).toBe(true);
+    await vi.waitFor(() => expect(nodeA.app.agents.listening && nodeB.app.agents.listening).toBe(true));
   });
   afterAll(async () => {
     await nodeA?.close();
