@@ -166,6 +166,8 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
     try {
       await writeLastSeen(ctx.db, entries);
     } catch (err) {
+      // A database that is down fails every half alike: no splitting, reported once.
+      if (!isRowError(err)) throw err;
       if (entries.length === 1) {
         const [bad] = entries;
         ctx.logger.warn(
@@ -174,8 +176,6 @@ export function createAgentRuntime(ctx: Pick<AppContext, 'db' | 'logger' | 'conf
         );
         return;
       }
-      // A database that is down fails every half alike: stop splitting and report it once.
-      if (!isRowError(err)) throw err;
       const half = Math.ceil(entries.length / 2);
       await writeIsolating(entries.slice(0, half));
       await writeIsolating(entries.slice(half));

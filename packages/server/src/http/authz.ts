@@ -3,6 +3,10 @@ import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../domain/authz';
 import { appError } from '../domain/errors';
 
+// Routes may take these from here too; services import them from src/domain/ (lint says so).
+export { forbidden, notFound } from '../domain/errors';
+export type { Authz } from '../domain/authz';
+
 /**
  * Marks a request as needing no authorization decision, with the reason in the code
  * (`skipAuthorization(request, 'skipauth: every signed-in user reads the banners')`).

@@ -5,7 +5,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@patchwell/core/shell/error-cat
 import type { ApiError } from '@patchwell/core/shell/errors';
 import { AppError, type FieldErrors } from '../domain/errors';
 
-// Services raise these; http/ files may take them from here too.
+// Routes and http/ files may take these from here too; services import them from src/domain/.
 export { AppError, validationError, type FieldErrors } from '../domain/errors';
 
 export function notFoundBody(): ApiError {
