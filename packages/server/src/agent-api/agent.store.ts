@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { CommandResultBody, EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
-import { complianceOf } from '@patchwell/core/devices/compliance';
 import type { Db } from '../db/client';
 import { deviceCommands, deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../db/schema';
 import { onPolicyCommandResult } from '../engine/results';
+import { refreshCompliance } from '../modules/devices/compliance.store';
 import type { GroupRow } from '../modules/devices/groups.store';
 import { ONLINE_GRACE_S } from '../modules/devices/presence';
 
@@ -182,9 +182,9 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
         arch: system.arch,
         agentVersion: system.agent_version,
         pendingPatches: input.patches.length,
-        compliance: complianceOf(input.patches.map((p) => p.severity)),
       })
       .where(eq(devices.id, deviceId));
+    await refreshCompliance(tx, [deviceId]);
     await tx
       .insert(deviceDetails)
       .values({ deviceId, detail: system, updatedAt: now })

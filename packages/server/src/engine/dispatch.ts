@@ -1,3 +1,4 @@
+import { standingOf } from '@patchwell/core/policies/policy-compliance';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { policyApprovals } from '../db/policies.schema';
@@ -21,7 +22,6 @@ import {
   type NewResult,
 } from './results.store';
 import { planRun, type ApprovalNeed } from './plans';
-import { standingOf } from './results';
 import { targetsDevice } from './targets';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AgentCommandArgs, CommandResultBody, NoticeReport } from '@patchwell/core/agent/agent-protocol.schema';
-import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import { standingOf } from '@patchwell/core/policies/policy-compliance';
 import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
@@ -39,27 +39,11 @@ const CATCH_UP_BATCH = 1000;
 /** How long a result waits for an offline device before it is given up (the console's results window). */
 export const CATCH_UP_WINDOW_MS = 30 * 86_400_000;
 
-/** A device's standing after a result: null leaves it as it was (a canceled result says nothing). */
-export function standingOf(status: ResultStatus): Compliance | null {
-  switch (status) {
-    case 'success':
-      return 'compliant';
-    case 'error':
-    case 'timed_out':
-      return 'needs_attention';
-    case 'pending':
-    case 'in_progress':
-      return 'pending';
-    default:
-      return null;
-  }
-}
-
 function standingsOf(
-  rows: Pick<ResultRow, 'id' | 'deviceId' | 'policyId' | 'organizationId' | 'status' | 'createdAt'>[],
+  rows: Pick<ResultRow, 'id' | 'deviceId' | 'policyId' | 'organizationId' | 'status' | 'createdAt' | 'simulated'>[],
 ) {
   return rows.flatMap((r) => {
-    const status = standingOf(r.status);
+    const status = standingOf(r.status, r.simulated);
     return status
       ? [
           {
@@ -114,6 +98,7 @@ export async function onPolicyCommandResult(
           stdoutTail: result.stdout_tail ?? null,
           stderrTail: result.stderr_tail ?? null,
           finishedAt: now,
+          simulated: result.simulated === true,
         },
         outcomeMessage(result),
       );

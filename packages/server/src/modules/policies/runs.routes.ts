@@ -6,7 +6,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
 import type { PoliciesCtx } from './policies.module';
-import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from './runs.schemas';
+import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from '@patchwell/core/policies/policy-params.schema';
 import {
   ZDevicePolicyList,
   ZPolicyActionResult,
