@@ -37,6 +37,20 @@ export const ZPolicyRunList = z.object({ data: z.array(ZPolicyRunDetail), size: 
 /** 202 answer of `POST /api/policies/{id}/action`: the run it created. */
 export const ZPolicyActionResult = z.object({ run: ZPolicyRunDetail });
 
+/**
+ * A run as a client reads it: the status as any text, so a state the client does not know
+ * shows as unrecognized (spec B section 8) instead of failing the page, and an optional
+ * error code (the banner's 'Error code: {error_code}').
+ */
+export const ZPolicyRunDetailLenient = ZPolicyRunDetail.extend({
+  status: z.string(),
+  /** An error code, when the server gives one. */
+  error_code: z.union([z.string(), z.number()]).nullable().optional(),
+});
+export type PolicyRunDetailLenient = z.infer<typeof ZPolicyRunDetailLenient>;
+export const ZPolicyRunListLenient = z.object({ data: z.array(ZPolicyRunDetailLenient), size: z.number().int() });
+export const ZPolicyActionResultLenient = z.object({ run: ZPolicyRunDetailLenient });
+
 /** A device's policies (`GET /api/servers/{id}/policies`), with the worklet evaluation's exit code. */
 export const ZDevicePolicyDetail = ZDevicePolicyStatus.extend({
   /** Exit code of the last evaluation (worklet policies): 0 compliant. */

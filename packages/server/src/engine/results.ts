@@ -4,7 +4,7 @@ import { standingOf } from '@patchwell/core/policies/policy-compliance';
 import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { policies, policyEvaluations, type ResultStatus } from '../db/policies.schema';
+import { policies, policyEvaluations } from '../db/policies.schema';
 import { findCandidateDevices, type ResultRow } from './engine.store';
 import {
   allocateIds,
