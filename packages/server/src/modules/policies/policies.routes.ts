@@ -10,11 +10,7 @@ import {
   ZPolicyIdParams,
   ZUpdatePolicyBody,
 } from '@patchwell/core/policies/policies.schema';
-import {
-  ZPolicyResponse,
-  ZPolicyResponseList,
-  ZPreviewList,
-} from '@patchwell/core/policies/policy-responses.schema';
+import { ZPolicyResponse, ZPolicyResponseList, ZPreviewList } from '@patchwell/core/policies/policy-responses.schema';
 import { ZPolicyStatsList } from '@patchwell/core/policies/policy-runs.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
@@ -35,7 +31,6 @@ import { ZCloneJobParams } from '@patchwell/core/policies/policy-params.schema';
 const tags = ['policies'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
-
 
 /** Policies (`/api/policies…`, `/api/policystats`), in the product family's shapes. */
 export async function policiesRoutes(root: FastifyInstance, ctx: PoliciesCtx): Promise<void> {
