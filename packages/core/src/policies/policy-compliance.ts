@@ -82,7 +82,10 @@ export function policyStandingReason(s: PolicyStanding): string {
       if (s.simulated) {
         return `Pending: ${name} ran as a simulation (the agent runs without --allow-changes)${work ? `${work} not installed` : ''}.`;
       }
-      if (s.lastResultStatus === 'in_progress') return `Pending: ${name} is running${work ? `${work} to install` : ''}.`;
+      if (s.lastResultStatus === 'in_progress')
+        return `Pending: ${name} is running${work ? `${work} to install` : ''}.`;
+      // A run that finished with work left: only a manual-approval policy does that.
+      if (s.lastResultStatus === 'success') return `Pending: ${name} has patches waiting for approval.`;
       return `Pending: ${name} waits to run${work ? `${work} to install` : ''}.`;
     case 'needs_attention':
       if (s.lastResultStatus === 'error' || s.lastResultStatus === 'timed_out') {

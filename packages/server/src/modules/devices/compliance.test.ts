@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLIANCE_STATES, type Compliance } from '@patchwell/core/devices/devices.schema';
+import { devices } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { afterLastSeenFlush, checkinAs, type EnrolledDevice } from '../../test/agents';
 import {
@@ -11,6 +12,7 @@ import {
   postResult,
   type TestZone,
 } from '../policies/policy-fixtures';
+import { backfillCompliance } from './compliance.store';
 
 /**
  * One meaning of compliance over HTTP: a fleet with patches, a policy and its results, then
@@ -198,5 +200,12 @@ describe('compliance: one meaning on every screen', () => {
     expect(policies).toEqual([]);
     expect(detail).toMatchObject({ compliance: 'needs_attention' });
     expect(detail.compliance_reason).toBe('1 High patch pending, and no policy has run on this device.');
+  });
+
+  it('fills in devices from before the rule at start', async () => {
+    await t.db.update(devices).set({ compliance: 'compliant', complianceReason: '' });
+    expect(await backfillCompliance(t.db)).toBe(Object.keys(fleet).length);
+    expect(await listCounts()).toEqual({ compliant: 2, pending: 2, needs_attention: 3 });
+    expect(await backfillCompliance(t.db)).toBe(0);
   });
 });
