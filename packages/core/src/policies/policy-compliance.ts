@@ -8,10 +8,9 @@ import { DEVICE_POLICY_STATUS_CODES, type PolicyResultStatus } from './policy-ru
  * (devices/compliance.ts) and its policies' statuses read the same.
  *
  * The rule, from the policy's last result on the device:
- * - success → up to date, unless the agent only simulated it (dry run: nothing changed, so
- *   the device stays pending);
+ * - success → up to date; error or timed out → needs remediation; unless the agent only
+ *   simulated it (a dry run changed nothing, so the device stays pending either way);
  * - pending or in progress → pending;
- * - error or timed out → needs remediation;
  * - canceled → no change (a deferral or a superseded run says nothing about the device).
  * A worklet's evaluation sets it too: exit 0 up to date, anything else needs remediation.
  */
@@ -30,7 +29,8 @@ export function standingOf(status: PolicyResultStatus, simulated = false): Compl
       return simulated ? 'pending' : 'compliant';
     case 'error':
     case 'timed_out':
-      return 'needs_attention';
+      // A dry run changed nothing: it neither fixes nor breaks the device, whose work stays pending.
+      return simulated ? 'pending' : 'needs_attention';
     case 'pending':
     case 'in_progress':
       return 'pending';
