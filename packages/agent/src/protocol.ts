@@ -108,6 +108,8 @@ export type CommandResult = {
   notice?: NoticeReport;
   /** What was done about a reboot after the run. */
   reboot?: RebootReport;
+  /** Only simulated (no --allow-changes): a dry run that changed nothing on the machine. */
+  simulated?: boolean;
 };
 
 /** Byte limit of each output tail in a command result. */

@@ -10,6 +10,7 @@ import { systemClock, type AppContext } from './context';
 import { openDb } from './db/client';
 import { createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
+import { backfillCompliance } from './modules/devices/compliance.store';
 import { startDemoFleet } from './modules/accounts/demo.fleet';
 import { startCommandSweeper } from './modules/commands/commands.sweep';
 import { createMailer } from './modules/mail/mail.transport';
@@ -42,6 +43,8 @@ const boot = await bootstrap(ctx).catch(async (err: unknown) => {
   await handle.close();
   process.exit(1);
 });
+// Devices from before the one compliance rule (or just seeded) get their state and reason.
+await backfillCompliance(ctx.db);
 
 const app = await buildApp(ctx);
 const address = await app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {

@@ -115,6 +115,22 @@ describe('executeCommand', () => {
     });
     expect(result).toMatchObject({ status: 'success', exit_code: 0, stdout_tail: 'would install_updates\n' });
     expect(result.data).toMatchObject({ simulated: true });
+    // The protocol's flag: the server never counts a dry run as installed.
+    expect(result.simulated).toBe(true);
+  });
+
+  it('flags only changes as simulated: a real run, a scan and an evaluation carry no flag', async () => {
+    const ctx = (allowChanges: boolean) => ({ platform: createFakePlatform(), api: fakeApi(), allowChanges });
+    const real = await executeCommand(command('install_updates', { names: ['curl'] }), ctx(true));
+    expect(real.status).toBe('success');
+    expect(real.simulated).toBeUndefined();
+    expect((await executeCommand(command('scan'), ctx(false))).simulated).toBeUndefined();
+    const evaluation = await executeCommand(
+      command('run_script', { language: 'bash', script: 'exit 0', purpose: 'evaluate' }),
+      ctx(false),
+    );
+    expect(evaluation.simulated).toBeUndefined();
+    expect((await executeCommand(command('reboot', { delay_s: 120 }), ctx(false))).simulated).toBe(true);
   });
 
   it('reports a reboot as simulated unless changes are allowed', async () => {

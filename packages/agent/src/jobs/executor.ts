@@ -89,8 +89,26 @@ function packageAction(cmd: AgentCommand): PackageAction {
   }
 }
 
-/** Executes a command; never throws (failures become `error` results). */
+/**
+ * Whether the command would change the machine, so that without --allow-changes it is only
+ * simulated. A scan and a worklet's evaluation only read, and run for real either way.
+ */
+function isChange(cmd: AgentCommand): boolean {
+  if (cmd.type === 'scan') return false;
+  return !(cmd.type === 'run_script' && cmd.args.purpose === 'evaluate');
+}
+
+/**
+ * Executes a command; never throws (failures become `error` results). Without
+ * --allow-changes a change is only simulated, and its result says so (`simulated: true`), so
+ * the server never counts the dry run as the work done.
+ */
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
+  const result = await execute(cmd, ctx);
+  return !ctx.allowChanges && isChange(cmd) ? { ...result, simulated: true } : result;
+}
+
+async function execute(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const run = ctx.run ?? runProcess;
   const now = ctx.now ?? (() => new Date());
   const startedAt = now();

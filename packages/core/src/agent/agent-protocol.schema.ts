@@ -423,6 +423,11 @@ export const ZCommandResultBody = z.object({
   notice: ZNoticeReport.optional(),
   /** What happened about a reboot after the run (when the command carried `reboot`). */
   reboot: ZRebootReport.optional(),
+  /**
+   * The agent only simulated the command (it runs without `--allow-changes`): a dry run that
+   * changed nothing. A simulated success never makes a device up to date with a policy.
+   */
+  simulated: z.boolean().optional(),
 });
 export type CommandResultBody = z.infer<typeof ZCommandResultBody>;
 

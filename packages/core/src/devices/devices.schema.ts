@@ -126,8 +126,10 @@ export const ZDevice = z.object({
   needs_reboot: z.boolean(),
   /** Number of available patches. */
   pending_patches: z.number().int(),
-  /** Compliance state. */
+  /** Compliance state (devices/compliance.ts: the worst of its policy statuses, or from its patches without one). */
   compliance: ZCompliance,
+  /** Why it has that state, one sentence (e.g. "Needs remediation: policy Servers nightly failed: 2 patches not installed."). */
+  compliance_reason: z.string(),
   /** Enrolment time (ISO 8601). */
   create_time: z.string(),
   /** Next scheduled patch time (ISO 8601); null until policies schedule one. */
@@ -404,13 +406,13 @@ export const ZDashboard = z.object({
       count: z.number().int(),
     }),
   ),
-  /** Devices per compliance state. */
+  /** Devices per compliance state (the same state as the device list's; devices/compliance.ts). */
   compliance: z.object({
-    /** No pending patches. */
+    /** Up to date with every policy (or, without a policy, no pending patches). */
     compliant: z.number().int(),
-    /** Pending patches, none critical or high. */
+    /** A policy's work is pending (or, without a policy, patches pending, none Critical or High). */
     pending: z.number().int(),
-    /** Critical or high patches pending. */
+    /** A policy needs remediation (or, without a policy, Critical or High patches pending). */
     needs_attention: z.number().int(),
   }),
   /** Available patches over all devices. */

@@ -129,6 +129,8 @@ export const ZPolicyDeviceResult = z.object({
   create_time: z.string(),
   /** Finished (ISO 8601), when it did. */
   finished_at: z.string().nullable(),
+  /** The agent only simulated it (no `--allow-changes`): a dry run, which leaves the device pending. */
+  simulated: z.boolean(),
 });
 export type PolicyDeviceResult = z.infer<typeof ZPolicyDeviceResult>;
 
@@ -144,10 +146,12 @@ export const ZDevicePolicyStatus = z.object({
   policy_name: z.string(),
   /** Its type. */
   policy_type_name: ZPolicyType,
-  /** Compliance of the device with it. */
+  /** Compliance of the device with it (policy-compliance.ts). */
   compliance: ZCompliance,
-  /** The family's number for it (0, 1, 2). */
+  /** The family's number for it (0 needs remediation, 1 up to date, 2 pending). */
   status: z.number().int(),
+  /** Why, one sentence. */
+  reason: z.string(),
   /** The latest result, if any. */
   result: ZPolicyDeviceResult.nullable(),
   /** When the device next runs it (ISO 8601); null when unscheduled. */

@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { EnrollBody, ParsedInventory } from '@patchwell/core/agent/agent-protocol.schema';
-import { complianceOf } from '@patchwell/core/devices/compliance';
 import pg from 'pg';
 import type { Db } from '../db/client';
 import {
@@ -12,6 +11,7 @@ import {
   devices,
   serverGroups,
 } from '../db/schema';
+import { refreshCompliance } from '../modules/devices/compliance.store';
 import type { GroupRow } from '../modules/devices/groups.store';
 import { ONLINE_GRACE_S } from '../modules/devices/presence.store';
 
@@ -163,9 +163,9 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
         arch: system.arch,
         agentVersion: system.agent_version,
         pendingPatches: input.patches.length,
-        compliance: complianceOf(input.patches.map((p) => p.severity)),
       })
       .where(eq(devices.id, deviceId));
+    await refreshCompliance(tx, [deviceId]);
     await tx
       .insert(deviceDetails)
       .values({ deviceId, detail: system, updatedAt: now })

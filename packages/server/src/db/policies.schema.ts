@@ -184,6 +184,8 @@ export const policyDeviceResults = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     exitCode: integer('exit_code'),
+    /** The agent only simulated it (no --allow-changes): a dry run, which never makes the device up to date. */
+    simulated: boolean('simulated').notNull().default(false),
     stdoutTail: text('stdout_tail'),
     stderrTail: text('stderr_tail'),
     /** Why the result is what it is when no command explains it (nothing to do, missed, superseded). */

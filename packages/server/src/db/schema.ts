@@ -380,7 +380,10 @@ export const devices = pgTable(
     /** The signed-in user, from the last check-in that changed it. */
     loggedInUser: text('logged_in_user'),
     removedAt: tstz('removed_at'),
+    /** Overall compliance (core's deviceCompliance), rewritten whenever a policy status or the patches change. */
     compliance: text('compliance').$type<Compliance>().notNull().default('compliant'),
+    /** Why, one sentence; empty until the rule first ran for the device. */
+    complianceReason: text('compliance_reason').notNull().default(''),
     pendingPatches: integer('pending_patches').notNull().default(0),
     createdAt: createdAt(),
   },

@@ -1,3 +1,4 @@
+import { standingOf } from '@patchwell/core/policies/policy-compliance';
 import type { AppContext } from '../context';
 import {
   commandTiming,
@@ -9,7 +10,6 @@ import { findCandidateDevices, findSlots, updateRun, type PolicyRow, type RunRow
 import { allocateResultIds, cancelSuperseded, insertResults, upsertStandings, type NewResult } from './results.store';
 import { planRun } from './plans';
 import { upsertApprovals } from './plans.store';
-import { standingOf } from './results';
 import { targetsDevice } from './targets';
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import { evaluationStandingOf } from '@patchwell/core/policies/policy-compliance';
 import type { Db } from '../db/client';
 import {
   devicePolicyStatus,
@@ -10,6 +11,7 @@ import {
 } from '../db/policies.schema';
 import { queryRows } from '../db/raw';
 import { deviceCommands, devicePresence, devices } from '../db/schema';
+import { refreshCompliance } from '../modules/devices/compliance.store';
 import { chunks, type ResultRow, type Tx } from './engine.store';
 
 /**
@@ -132,6 +134,10 @@ export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Dat
         updated_at = excluded.updated_at
       where s.last_result_id is null or excluded.last_result_id is null or excluded.last_result_id >= s.last_result_id`);
   }
+  await refreshCompliance(
+    db,
+    rows.map((r) => r.deviceId),
+  );
 }
 
 /** Sets a device's standing from a worklet evaluation's exit code. */
@@ -139,7 +145,7 @@ export async function recordEvaluation(
   db: Exec,
   row: { deviceId: number; policyId: number; organizationId: number; exitCode: number | null; now: Date },
 ) {
-  const status: Compliance = row.exitCode === 0 ? 'compliant' : 'needs_attention';
+  const status = evaluationStandingOf(row.exitCode);
   await db
     .insert(devicePolicyStatus)
     .values({
@@ -154,6 +160,7 @@ export async function recordEvaluation(
       target: [devicePolicyStatus.deviceId, devicePolicyStatus.policyId],
       set: { status, evaluationExitCode: row.exitCode, updatedAt: row.now },
     });
+  await refreshCompliance(db, [row.deviceId]);
 }
 
 /** A command's final outcome, copied onto the result it carries out. */
@@ -163,6 +170,8 @@ export type CommandOutcome = {
   stdoutTail: string | null;
   stderrTail: string | null;
   finishedAt: Date | null;
+  /** The agent only simulated the command (a dry run). */
+  simulated?: boolean;
 };
 
 /**
@@ -198,10 +207,12 @@ export async function syncResultsFromCommands(db: Exec, limit: number): Promise<
     deviceId: number;
     status: ResultStatus;
     createdAt: string | Date;
+    simulated: boolean;
   }>(
     db as Db,
     sql`update ${policyDeviceResults} r set
           status = c.status,
+          simulated = coalesce(c.data->>'simulated' = 'true', false),
           exit_code = c.exit_code,
           stdout_tail = c.stdout_tail,
           stderr_tail = c.stderr_tail,
@@ -212,7 +223,7 @@ export async function syncResultsFromCommands(db: Exec, limit: number): Promise<
                         where r2.status in ('pending', 'in_progress') and c2.status <> r2.status
                         limit ${limit} for update of r2 skip locked)
         returning r.id, r.run_id as "runId", r.policy_id as "policyId", r.organization_id as "organizationId",
-                  r.device_id as "deviceId", r.status, r.created_at as "createdAt"`,
+                  r.device_id as "deviceId", r.status, r.created_at as "createdAt", r.simulated`,
   );
   // Raw rows carry timestamps as the driver gives them (a string on node-postgres).
   return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
@@ -220,7 +231,7 @@ export async function syncResultsFromCommands(db: Exec, limit: number): Promise<
 
 export type SyncedResult = Pick<
   ResultRow,
-  'id' | 'runId' | 'policyId' | 'organizationId' | 'deviceId' | 'status' | 'createdAt'
+  'id' | 'runId' | 'policyId' | 'organizationId' | 'deviceId' | 'status' | 'createdAt' | 'simulated'
 >;
 
 /**

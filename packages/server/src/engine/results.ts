@@ -1,9 +1,8 @@
 import type { AgentCommandArgs, NoticeReport } from '@patchwell/core/agent/agent-protocol.schema';
-import type { Compliance } from '@patchwell/core/devices/devices.schema';
+import { standingOf } from '@patchwell/core/policies/policy-compliance';
 import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import type { ResultStatus } from '../db/policies.schema';
 import type { CommandFinished } from '../modules/commands/commands.events';
 import {
   commandTiming,
@@ -43,27 +42,11 @@ const CATCH_UP_BATCH = 1000;
 /** How long a result waits for an offline device before it is given up (the console's results window). */
 export const CATCH_UP_WINDOW_MS = 30 * 86_400_000;
 
-/** A device's standing after a result: null leaves it as it was (a canceled result says nothing). */
-export function standingOf(status: ResultStatus): Compliance | null {
-  switch (status) {
-    case 'success':
-      return 'compliant';
-    case 'error':
-    case 'timed_out':
-      return 'needs_attention';
-    case 'pending':
-    case 'in_progress':
-      return 'pending';
-    default:
-      return null;
-  }
-}
-
 function standingsOf(
-  rows: Pick<ResultRow, 'id' | 'deviceId' | 'policyId' | 'organizationId' | 'status' | 'createdAt'>[],
+  rows: Pick<ResultRow, 'id' | 'deviceId' | 'policyId' | 'organizationId' | 'status' | 'createdAt' | 'simulated'>[],
 ) {
   return rows.flatMap((r) => {
-    const status = standingOf(r.status);
+    const status = standingOf(r.status, r.simulated);
     return status
       ? [
           {
@@ -120,6 +103,7 @@ async function resultFollowUp(db: Db, { command, result, at: now }: CommandFinis
         stdoutTail: result.stdout_tail ?? null,
         stderrTail: result.stderr_tail ?? null,
         finishedAt: now,
+        simulated: result.simulated === true,
       },
       outcomeMessage(result),
     );

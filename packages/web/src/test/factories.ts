@@ -84,6 +84,7 @@ export function buildDevice(overrides: Partial<Device> = {}): Device {
     needs_reboot: false,
     pending_patches: 3,
     compliance: 'pending',
+    compliance_reason: '3 patches pending (none Critical or High), and no policy has run on this device.',
     create_time: '2026-11-01T00:00:00Z',
     next_patch_time: null,
     ...overrides,

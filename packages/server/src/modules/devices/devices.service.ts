@@ -45,6 +45,7 @@ import {
   type DeviceSort,
 } from './device-list.store';
 import { findGroup, moveDevicesToGroup } from './groups.store';
+import { refreshCompliance } from './compliance.store';
 
 type Ctx = AppContext & { agents: AgentRuntime };
 
@@ -70,6 +71,7 @@ export function toDevice(row: DeviceListRow): Device {
     needs_reboot: row.needsReboot,
     pending_patches: row.pendingPatches,
     compliance: row.compliance,
+    compliance_reason: row.complianceReason,
     create_time: row.createdAt.toISOString(),
     next_patch_time: null,
   };
@@ -193,6 +195,7 @@ export async function updateDevice(
     patch.checkinIntervalS = group.checkinIntervalS;
   }
   await storeUpdateDevice(ctx.db, zone.id, id, patch);
+  if (patch.groupId !== undefined) await refreshCompliance(ctx.db, [id]);
   if (patch.checkinIntervalS !== undefined) await ctx.agents.forget([id]);
   return getDevice(ctx, authz, zone.id, id);
 }

@@ -20,6 +20,7 @@ import {
   updateGroup as storeUpdateGroup,
   type GroupWithCount,
 } from './groups.store';
+import { refreshGroupsCompliance } from './compliance.store';
 
 type Ctx = AppContext & { agents: AgentRuntime };
 
@@ -125,6 +126,7 @@ export async function removeGroup(ctx: Ctx, authz: Authz, o: number | undefined,
   if (group.isDefault) throw new AppError('groups.default_undeletable', 409, 'The default group cannot be deleted.');
   const fallback = await ensureDefaultGroup(ctx.db, zone.id, ctx.clock.now());
   await deleteGroup(ctx.db, zone.id, id, fallback);
+  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id]);
 }
 
 /** `POST /api/servergroups/{id}/servers` (ServerGroup.modify and Endpoint.manage): moves devices into the group. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { devices, serverGroups } from '../../db/schema';
+import { refreshCompliance } from './compliance.store';
 
 export type GroupRow = typeof serverGroups.$inferSelect;
 export type GroupWithCount = GroupRow & { serverCount: number };
@@ -117,5 +118,10 @@ export async function moveDevicesToGroup(db: Db, zoneId: number, ids: number[], 
     .set({ groupId: group.id, checkinIntervalS: group.checkinIntervalS })
     .where(and(eq(devices.organizationId, zoneId), inArray(devices.id, ids), isNull(devices.removedAt)))
     .returning({ id: devices.id });
+  // Which policies' statuses count for them changed with their group.
+  await refreshCompliance(
+    db,
+    moved.map((m) => m.id),
+  );
   return moved.length;
 }

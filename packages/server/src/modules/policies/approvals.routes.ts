@@ -11,7 +11,7 @@ import {
   ZApprovalList,
   ZListApprovalsQuery,
 } from '@patchwell/core/policies/policy-runs.schema';
-import { ZApprovalIdParams } from './runs.schemas';
+import { ZApprovalIdParams } from '@patchwell/core/policies/policy-params.schema';
 import { ZManualApprovalList } from '@patchwell/core/policies/policy-responses.schema';
 
 const tags = ['policies'];

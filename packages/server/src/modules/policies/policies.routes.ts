@@ -8,11 +8,9 @@ import {
   ZCreatePolicyBody,
   ZListPoliciesQuery,
   ZPolicyIdParams,
-  ZPolicyStatus,
-  ZPolicyType,
   ZUpdatePolicyBody,
 } from '@patchwell/core/policies/policies.schema';
-import { ZPreviewList } from '@patchwell/core/policies/policy-responses.schema';
+import { ZPolicyResponse, ZPolicyResponseList, ZPreviewList } from '@patchwell/core/policies/policy-responses.schema';
 import { ZPolicyStatsList } from '@patchwell/core/policies/policy-runs.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
@@ -28,49 +26,11 @@ import {
   previewTargets,
   updatePolicy,
 } from './policies.service';
-import { ZCloneJobParams } from './runs.schemas';
+import { ZCloneJobParams } from '@patchwell/core/policies/policy-params.schema';
 
 const tags = ['policies'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
-
-/**
- * A policy as returned, with its devices' standing. Core's ZPolicy cannot be the response
- * schema: its OS-family field preprocesses input (accepting "Windows"), and responses are
- * encoded, which a one-way transform refuses; the configuration is core-validated on save.
- */
-const ZPolicyWithCompliance = z.object({
-  id: z.number().int(),
-  uuid: z.string(),
-  name: z.string(),
-  notes: z.string(),
-  policy_type_name: ZPolicyType,
-  organization_id: z.number().int(),
-  status: ZPolicyStatus,
-  /** The type's configuration (core's ZPatchConfiguration, ZCustomConfiguration or ZRequiredSoftwareConfiguration). */
-  configuration: z.record(z.string(), z.unknown()),
-  schedule_days: z.number().int(),
-  schedule_weeks_of_month: z.number().int(),
-  schedule_months: z.number().int(),
-  schedule_time: z.string(),
-  scheduled_timezone: z.string(),
-  use_scheduled_timezone: z.boolean(),
-  server_groups: z.array(z.number().int()),
-  /** The worklet-catalogue entry it was made from (its `legacy_id`), if any. */
-  community_worklet_id: z.number().int().nullable(),
-  /** That entry's UUID. */
-  community_worklet_uuid: z.string().nullable(),
-  create_time: z.string(),
-  /** Devices in its groups. */
-  server_count: z.number().int(),
-  /** Its next scheduled run (ISO 8601), the earliest over its timezone slots; null when it does not run by itself. */
-  next_run_time: z.string().nullable(),
-  /** A clone not saved since. */
-  needs_configuration: z.boolean(),
-  /** The policy's devices by standing. */
-  compliance: z.object({ compliant: z.number().int(), non_compliant: z.number().int(), pending: z.number().int() }),
-});
-const ZPolicyList = z.object({ data: z.array(ZPolicyWithCompliance), size: z.number().int() });
 
 /** Policies (`/api/policies…`, `/api/policystats`), in the product family's shapes. */
 export async function policiesRoutes(root: FastifyInstance, ctx: PoliciesCtx): Promise<void> {
@@ -88,7 +48,7 @@ export async function policiesRoutes(root: FastifyInstance, ctx: PoliciesCtx): P
           '`sort=name|policy_type_name|status|create_time|next_run_time:asc|desc`, `type`, `status`, `search`.',
         security,
         querystring: ZListPoliciesQuery,
-        response: { 200: ZPolicyList, ...errors },
+        response: { 200: ZPolicyResponseList, ...errors },
       },
     },
     async (request) => listPolicies(ctx, requireAuthz(request), request.query),
@@ -107,7 +67,7 @@ export async function policiesRoutes(root: FastifyInstance, ctx: PoliciesCtx): P
         security,
         querystring: ZZoneQuery,
         body: ZCreatePolicyBody,
-        response: { 201: ZPolicyWithCompliance, ...errors },
+        response: { 201: ZPolicyResponse, ...errors },
       },
     },
     async (request, reply) =>
@@ -177,7 +137,7 @@ export async function policiesRoutes(root: FastifyInstance, ctx: PoliciesCtx): P
         security,
         querystring: ZZoneQuery,
         params: ZPolicyIdParams,
-        response: { 200: ZPolicyWithCompliance, ...errors },
+        response: { 200: ZPolicyResponse, ...errors },
       },
     },
     async (request) => getPolicy(ctx, requireAuthz(request), request.query.o, request.params.id),
@@ -196,7 +156,7 @@ export async function policiesRoutes(root: FastifyInstance, ctx: PoliciesCtx): P
         querystring: ZZoneQuery,
         params: ZPolicyIdParams,
         body: ZUpdatePolicyBody,
-        response: { 200: ZPolicyWithCompliance, ...errors },
+        response: { 200: ZPolicyResponse, ...errors },
       },
     },
     async (request) => updatePolicy(ctx, requireAuthz(request), request.query.o, request.params.id, request.body),

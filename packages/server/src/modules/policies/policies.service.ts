@@ -2,9 +2,9 @@ import type { DeviceFiltersPreviewBody } from '@patchwell/core/policies/device-f
 import {
   type CreatePolicyBody,
   type ListPoliciesQuery,
-  type Policy,
   type UpdatePolicyBody,
 } from '@patchwell/core/policies/policies.schema';
+import type { PolicyResponse } from '@patchwell/core/policies/policy-responses.schema';
 import type { PolicyStats } from '@patchwell/core/policies/policy-runs.schema';
 import { findWorkletByLegacyId } from '@patchwell/core/worklets/worklet-catalog';
 import type { Authz } from '../../domain/authz';
@@ -12,6 +12,7 @@ import { validationError } from '../../domain/errors';
 import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';
 import { rebuildSlots } from '../../engine/slots';
 import { matchesFilters } from '../../engine/targets';
+import { refreshGroupsCompliance, refreshPolicyDevicesCompliance } from '../devices/compliance.store';
 import { checkPolicyInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
 import type { PoliciesCtx } from './policies.context';
@@ -28,14 +29,8 @@ import {
 } from './policies.store';
 import { logActivity, POLICY_RESOURCE, requirePolicy, requirePolicyZone } from './policy-access';
 
-/** A policy in the family's shape, plus its devices' standing (the list's compliance counts). */
-export type PolicyWithCompliance = Omit<Policy, 'configuration' | 'community_worklet_id' | 'scheduled_timezone'> & {
-  configuration: Record<string, unknown>;
-  scheduled_timezone: string;
-  community_worklet_id: number | null;
-  community_worklet_uuid: string | null;
-  compliance: { compliant: number; non_compliant: number; pending: number };
-};
+/** A policy in the family's shape, plus its devices' standing (core's response schema). */
+export type PolicyWithCompliance = PolicyResponse;
 
 export function toPolicy(row: PolicyListRow): PolicyWithCompliance {
   return {
@@ -182,6 +177,8 @@ export async function updatePolicy(
       updatedAt: now,
     });
     if (row) await rebuildSlots(tx, row, now);
+    // Its groups (which devices' statuses count) or its name (in their reasons) may have changed.
+    await refreshGroupsCompliance(tx, zone.id, [...policy.serverGroups, ...groups]);
   });
   await logActivity(ctx, authz, zone.id, 'policy.update', { type: 'policy', id: policy.id }, { name: body.name });
   return reload(ctx, zone.id, policy.id);
@@ -198,6 +195,8 @@ export async function deletePolicy(ctx: PoliciesCtx, authz: Authz, o: number | u
       updatedAt: now,
     });
     await replaceSlots(tx, policy.id, []);
+    // Its statuses stop counting for its devices.
+    await refreshPolicyDevicesCompliance(tx, policy.id);
   });
   await logActivity(ctx, authz, zone.id, 'policy.delete', { type: 'policy', id: policy.id }, { name: policy.name });
 }

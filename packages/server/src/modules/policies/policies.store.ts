@@ -2,7 +2,6 @@ import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import {
   activityLog,
-  devicePolicyStatus,
   policies,
   policyCloneJobs,
   policyScheduleSlots,
@@ -11,6 +10,7 @@ import {
 } from '../../db/policies.schema';
 import { devices, organizations, serverGroups } from '../../db/schema';
 import type { Tx } from '../../engine/engine.store';
+import { standingCount } from '../devices/compliance.store';
 import { likeEscape } from '../devices/devices.store';
 
 type Exec = Db | Tx;
@@ -31,9 +31,6 @@ const serverCount = sql<number>`(select count(*) from ${devices} d
    where d.organization_id = "policies"."organization_id" and d.removed_at is null
      and d.group_id = any("policies"."server_groups"))`.mapWith(Number);
 const nextRun = sql<Date | null>`(select min(s.next_run_at) from ${policyScheduleSlots} s where s.policy_id = "policies"."id")`;
-const standingCount = (status: string) =>
-  sql<number>`(select count(*) from ${devicePolicyStatus} ps join ${devices} d on d.id = ps.device_id and d.removed_at is null
-     where ps.policy_id = "policies"."id" and ps.status = ${status})`.mapWith(Number);
 
 const SORTS: Record<PolicySortField, SQL> = {
   name: sql`lower(${policies.name})`,

@@ -5,8 +5,8 @@ import { ZPolicyActionBody, ZPolicyIdParams } from '@patchwell/core/policies/pol
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
+import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from '@patchwell/core/policies/policy-params.schema';
 import type { PoliciesCtx } from './policies.context';
-import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from './runs.schemas';
 import {
   ZDevicePolicyList,
   ZPolicyActionResult,

@@ -1,3 +1,4 @@
+import { policyStandingReason } from '@patchwell/core/policies/policy-compliance';
 import { actionDeviceIds, type PolicyActionBody } from '@patchwell/core/policies/policies.schema';
 import { DEVICE_POLICY_STATUS_CODES } from '@patchwell/core/policies/policy-runs.schema';
 import { notFound } from '../../domain/errors';
@@ -65,6 +66,7 @@ export function toResult(row: ResultRow, serverName: string): PolicyResultDetail
     command_type: row.commandType,
     message: row.message,
     queued_at: iso(row.queuedAt),
+    simulated: row.simulated,
   };
 }
 
@@ -171,13 +173,21 @@ export async function listDevicePolicies(ctx: PoliciesCtx, authz: Authz, o: numb
   if (!device) throw notFound();
   const tz = device.timezone ?? 'UTC';
   const name = device.customName || device.hostname;
-  const rows = await findDevicePolicies(ctx.db, zone.id, device.id, tz);
+  const rows = await findDevicePolicies(ctx.db, zone.id, device.id, device.groupId, tz);
   const data = rows.map((r) => ({
     policy_id: r.policy.id,
     policy_name: r.policy.name,
     policy_type_name: r.policy.type,
     compliance: r.standing.status,
     status: DEVICE_POLICY_STATUS_CODES[r.standing.status],
+    reason: policyStandingReason({
+      policyName: r.policy.name,
+      status: r.standing.status,
+      lastResultStatus: r.standing.lastResultStatus,
+      simulated: r.result?.simulated ?? false,
+      patchCount: r.result?.selectedPatches.length ?? 0,
+      evaluationExitCode: r.standing.evaluationExitCode,
+    }),
     result: r.result ? toResult(r.result, name) : null,
     next_run_time: r.nextRun ? new Date(r.nextRun).toISOString() : null,
     evaluation_exit_code: r.standing.evaluationExitCode,

@@ -78,8 +78,11 @@ export async function findResults(
   return { rows: rows.map((r) => ({ ...r.result, deviceName: r.deviceName })), size: total?.n ?? 0 };
 }
 
-/** The device's standing against each live policy of the zone that has one, with the last result. */
-export async function findDevicePolicies(db: Db, zoneId: number, deviceId: number, tz: string) {
+/**
+ * The device's standing against each live policy of the zone that has one and still targets
+ * its group (the statuses its compliance and the policy list count), with the last result.
+ */
+export async function findDevicePolicies(db: Db, zoneId: number, deviceId: number, groupId: number, tz: string) {
   return db
     .select({
       policy: policies,
@@ -97,6 +100,7 @@ export async function findDevicePolicies(db: Db, zoneId: number, deviceId: numbe
         eq(devicePolicyStatus.organizationId, zoneId),
         eq(devicePolicyStatus.deviceId, deviceId),
         isNull(policies.deletedAt),
+        sql`${groupId}::int = any(${policies.serverGroups})`,
       ),
     )
     .orderBy(asc(sql`lower(${policies.name})`));

@@ -151,6 +151,10 @@ describe('device details', () => {
     expect(within(overview).getByText('prod')).toBeInTheDocument();
     expect(within(overview).getByText(CONSOLE_TEXTS.devices.needsReboot)).toBeInTheDocument();
     expect(within(overview).getByText('1d 2h 3m')).toBeInTheDocument();
+    // Why the device has its compliance state, beside the badge.
+    expect(within(overview).getByRole('row', { name: new RegExp(`^${T.complianceReason}`) })).toHaveTextContent(
+      '3 patches pending (none Critical or High), and no policy has run on this device.',
+    );
     expect(screen.getByRole('textbox', { name: T.notes })).toHaveValue('Runs the nightly builds.');
   });
 

@@ -11,6 +11,8 @@ export const DEVICE_TEXTS = {
   patches: 'Pending patches',
   commands: 'Command history',
   status: 'Status',
+  /** The fact beside the status badges: why the device has its compliance state. */
+  complianceReason: 'Compliance',
   os: 'Operating system',
   agent: 'Agent version',
   publicIps: 'Public IP addresses',

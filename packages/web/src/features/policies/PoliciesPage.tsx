@@ -32,7 +32,8 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { useGroups } from '../groups/groups.api';
 import { usePolicies, usePolicyStats } from './policies.api';
 import { POLICY_TEXTS as T } from './policies.texts';
-import { POLICY_RESOURCE, type PolicyWithCompliance } from './policies.types';
+import type { PolicyWithCompliance } from '@patchwell/core/policies/policy-responses.schema';
+import { POLICY_RESOURCE } from './policies.types';
 import { usePolicyActions, type PolicyActions } from './usePolicyActions';
 
 const FILTERS = ['search', 'type', 'status'] as const;

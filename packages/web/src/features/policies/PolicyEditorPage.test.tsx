@@ -68,9 +68,29 @@ beforeAll(async () => {
             command_type: 'install_updates',
             message: null,
             queued_at: '2026-11-21T10:00:01Z',
+            simulated: false,
+          },
+          {
+            id: 2,
+            run_id: 901,
+            policy_id: 3,
+            server_id: 12,
+            server_name: 'web-2',
+            status: 'success',
+            patches: ['openssl'],
+            exit_code: 0,
+            stdout_tail: 'Inst openssl (3.0.2 Debian:12)',
+            stderr_tail: null,
+            create_time: '2026-11-21T10:00:00Z',
+            finished_at: '2026-11-21T10:01:00Z',
+            command_id: 6,
+            command_type: 'install_updates',
+            message: null,
+            queued_at: '2026-11-21T10:00:01Z',
+            simulated: true,
           },
         ],
-        size: 1,
+        size: 2,
       },
     }),
     'POST /api/policies/preview': () => ({
@@ -229,6 +249,10 @@ describe('run now and results', () => {
     const results = await screen.findByRole('table', { name: T.results });
     expect(within(results).getByText('web-1')).toBeInTheDocument();
     expect(within(results).getByText('100')).toBeInTheDocument();
+    // A dry run says so beside its status; a real one does not.
+    const dryRun = within(results).getByText('web-2').closest('tr')!;
+    expect(within(dryRun).getByText(T.simulated)).toBeInTheDocument();
+    expect(within(within(results).getByText('web-1').closest('tr')!).queryByText(T.simulated)).toBeNull();
     await userEvent.click(within(results).getByRole('button', { name: T.showOutput('web-1') }));
     const output = await screen.findByRole('dialog', { name: T.showOutput('web-1') });
     expect(output).toHaveTextContent('E: Could not get lock /var/lib/dpkg/lock-frontend');

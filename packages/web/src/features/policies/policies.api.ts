@@ -5,15 +5,13 @@ import { ZApproval, ZPolicyStatsList } from '@patchwell/core/policies/policy-run
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type QueryValue } from '../../api/client';
 import { multipartBody } from '../../api/multipart';
+import { ZCloneJob } from '@patchwell/core/policies/policies.schema';
 import {
-  ZCloneJob,
-  ZPolicyActionResult,
-  ZPolicyList,
-  ZPolicyRunDetail,
-  ZPolicyRunList,
+  ZPolicyActionResultLenient,
+  ZPolicyRunDetailLenient,
+  ZPolicyRunListLenient,
   ZPolicyWithCompliance,
-} from './policies.types';
-import {
+  ZPolicyWithComplianceList,
   ZDevicePolicyList,
   ZManualApprovalList,
   ZPolicyResultList,
@@ -46,7 +44,7 @@ export function usePolicies(zoneId: number, query: Record<string, QueryValue>) {
   return useQuery({
     queryKey: policyKeys.list(zoneId, query),
     queryFn: ({ signal }) =>
-      api.request('/api/policies', { query: { o: zoneId, ...query }, schema: ZPolicyList, signal }),
+      api.request('/api/policies', { query: { o: zoneId, ...query }, schema: ZPolicyWithComplianceList, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -98,7 +96,7 @@ export function runPolicy(zoneId: number, id: number, body: PolicyActionBody = {
     method: 'POST',
     query: { o: zoneId },
     body,
-    schema: ZPolicyActionResult,
+    schema: ZPolicyActionResultLenient,
   });
 }
 
@@ -142,7 +140,11 @@ export function usePolicyRuns(zoneId: number, id: number, query: Record<string, 
   return useQuery({
     queryKey: policyKeys.runs(zoneId, id, query),
     queryFn: ({ signal }) =>
-      api.request(`/api/policies/${id}/runs`, { query: { o: zoneId, ...query }, schema: ZPolicyRunList, signal }),
+      api.request(`/api/policies/${id}/runs`, {
+        query: { o: zoneId, ...query },
+        schema: ZPolicyRunListLenient,
+        signal,
+      }),
     placeholderData: keepPreviousData,
   });
 }
@@ -155,7 +157,11 @@ export function usePolicyRun(zoneId: number, id: number, runId: number | null) {
   return useQuery({
     queryKey: policyKeys.run(zoneId, id, runId ?? 0),
     queryFn: ({ signal }) =>
-      api.request(`/api/policies/${id}/runs/${runId}`, { query: { o: zoneId }, schema: ZPolicyRunDetail, signal }),
+      api.request(`/api/policies/${id}/runs/${runId}`, {
+        query: { o: zoneId },
+        schema: ZPolicyRunDetailLenient,
+        signal,
+      }),
     enabled: runId !== null,
     refetchInterval: (q) => (q.state.status === 'error' || RUN_DONE.has(q.state.data?.status ?? '') ? false : POLL_MS),
     meta: { onError: 'none' },

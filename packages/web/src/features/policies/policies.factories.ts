@@ -1,4 +1,8 @@
-import { ZPolicyWithCompliance, type PolicyRunDetail, type PolicyWithCompliance } from './policies.types';
+import {
+  ZPolicyWithCompliance,
+  type PolicyRunDetailLenient as PolicyRunDetail,
+  type PolicyWithCompliance,
+} from '@patchwell/core/policies/policy-responses.schema';
 
 /** Test rows in the API's shapes (validated by the same schemas the console parses them with). */
 

@@ -278,6 +278,8 @@ export const POLICY_TEXTS = {
   lastResult: 'Last result',
   lastRun: 'Last run',
   noResultYet: 'Not run yet',
+  /** Beside a result the agent only simulated (it runs without --allow-changes): nothing was installed. */
+  simulated: 'Simulated (dry run)',
   runOnDevice: 'Run now on this device',
   runOnDeviceBody: (name: string) => `“${name}” runs now on this device, or at its next check-in if it is offline.`,
   evaluationExit: (code: number) => `Evaluation exit code ${code}`,

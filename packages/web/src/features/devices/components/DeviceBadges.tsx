@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Badge, Tooltip, VisuallyHidden } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
 import type { CommandStatus, Compliance, Severity } from '../devices.types';
 
@@ -16,11 +16,27 @@ export function DeviceStatusBadge({ isOnline }: { isOnline: boolean }) {
 
 const COMPLIANCE_COLORS: Record<Compliance, string> = { compliant: 'green', pending: 'yellow', needs_attention: 'red' };
 
-export function ComplianceBadge({ compliance }: { compliance: Compliance }) {
-  return (
-    <Badge color={COMPLIANCE_COLORS[compliance] ?? 'gray'} variant="light" styles={WHOLE}>
+/**
+ * A device's compliance with why (core's deviceCompliance reason): on hover and on keyboard
+ * focus in a tooltip, and read out with the state by screen readers.
+ */
+export function ComplianceBadge({ compliance, reason }: { compliance: Compliance; reason?: string }) {
+  const badge = (
+    <Badge
+      color={COMPLIANCE_COLORS[compliance] ?? 'gray'}
+      variant="light"
+      styles={WHOLE}
+      tabIndex={reason ? 0 : undefined}
+    >
       {CONSOLE_TEXTS.compliance[compliance] ?? compliance}
+      {reason && <VisuallyHidden>: {reason}</VisuallyHidden>}
     </Badge>
+  );
+  if (!reason) return badge;
+  return (
+    <Tooltip label={reason} multiline maw={360} withArrow events={{ hover: true, focus: true, touch: true }}>
+      {badge}
+    </Tooltip>
   );
 }
 

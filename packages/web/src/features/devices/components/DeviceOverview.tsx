@@ -42,7 +42,7 @@ export function DeviceOverview({ zoneId, device, canManage }: DeviceOverviewProp
             value: (
               <Group gap="xs">
                 <DeviceStatusBadge isOnline={device.connected} />
-                <ComplianceBadge compliance={device.compliance} />
+                <ComplianceBadge compliance={device.compliance} reason={device.compliance_reason} />
                 {device.needs_reboot && (
                   <Badge color="orange" variant="light">
                     {CONSOLE_TEXTS.devices.needsReboot}
@@ -51,6 +51,7 @@ export function DeviceOverview({ zoneId, device, canManage }: DeviceOverviewProp
               </Group>
             ),
           },
+          { label: T.complianceReason, value: device.compliance_reason || null },
           { label: T.hostname, value: device.hostname },
           { label: T.os, value: formatOs(device.os_name, device.os_version) },
           { label: T.agent, value: device.agent_version },

@@ -7,7 +7,14 @@ import { ComplianceBadge, DeviceStatusBadge } from './DeviceBadges';
 
 type DeviceState = Pick<
   Device,
-  'os_name' | 'os_version' | 'group_name' | 'connected' | 'last_seen_at' | 'pending_patches' | 'compliance'
+  | 'os_name'
+  | 'os_version'
+  | 'group_name'
+  | 'connected'
+  | 'last_seen_at'
+  | 'pending_patches'
+  | 'compliance'
+  | 'compliance_reason'
 >;
 
 /**
@@ -25,7 +32,7 @@ export function DeviceStateCells({ device: d }: { device: DeviceState }) {
       <Table.Td>{d.last_seen_at ? formatUtc(d.last_seen_at) : CONSOLE_TEXTS.devices.never}</Table.Td>
       <Table.Td>{d.pending_patches}</Table.Td>
       <Table.Td>
-        <ComplianceBadge compliance={d.compliance} />
+        <ComplianceBadge compliance={d.compliance} reason={d.compliance_reason} />
       </Table.Td>
     </>
   );

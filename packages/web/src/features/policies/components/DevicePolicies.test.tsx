@@ -32,6 +32,7 @@ beforeAll(async () => {
             policy_type_name: 'custom',
             compliance: 'needs_attention',
             status: 0,
+            reason: 'Needs remediation: policy Firewall on failed.',
             next_run_time: null,
             evaluation_exit_code: 1,
             last_run_at: '2026-11-21T10:00:00Z',
@@ -52,6 +53,7 @@ beforeAll(async () => {
               command_type: 'run_script',
               message: null,
               queued_at: '2026-11-21T10:00:00Z',
+              simulated: false,
             },
           },
           {
@@ -60,6 +62,7 @@ beforeAll(async () => {
             policy_type_name: 'patch',
             compliance: 'compliant',
             status: 1,
+            reason: 'Up to date with policy Nightly patches.',
             next_run_time: '2026-11-22T02:00:00Z',
             evaluation_exit_code: null,
             last_run_at: null,
@@ -105,10 +108,13 @@ describe('device policies', () => {
   it('shows each policy’s standing and the last result with its output', async () => {
     renderAt(11);
     const firewall = await screen.findByRole('button', { name: /Firewall on/ }, { timeout: 4000 });
-    expect(within(firewall).getByText('Needs attention')).toBeInTheDocument();
+    // The family's words for a status with one policy, and why beside them.
+    expect(within(firewall).getByText('Needs remediation')).toBeInTheDocument();
+    expect(within(firewall).getByText('Needs remediation: policy Firewall on failed.')).toBeInTheDocument();
     expect(within(firewall).getByText('Error')).toBeInTheDocument();
     const nightly = screen.getByRole('button', { name: /Nightly patches/ });
-    expect(within(nightly).getByText('Compliant')).toBeInTheDocument();
+    expect(within(nightly).getByText('Up to date')).toBeInTheDocument();
+    expect(within(nightly).getByText('Up to date with policy Nightly patches.')).toBeInTheDocument();
     expect(within(nightly).getByText(T.noResultYet)).toBeInTheDocument();
 
     await userEvent.click(firewall);

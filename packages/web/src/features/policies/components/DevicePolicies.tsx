@@ -1,4 +1,5 @@
 import { POLICY_TYPE_LABELS } from '@patchwell/core/policies/policies.schema';
+import { POLICY_STATUS_LABELS } from '@patchwell/core/policies/policy-compliance';
 import { TEXTS } from '@patchwell/core/texts';
 import { Accordion, Anchor, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,7 +23,8 @@ const COMPLIANCE_COLOR: Record<string, string> = { compliant: 'green', pending: 
 export type DevicePoliciesProps = { zoneId: number; deviceId: number };
 
 /**
- * A device's policies (`GET /api/servers/{id}/policies`): its standing with each, the next
+ * A device's policies (`GET /api/servers/{id}/policies`): its status with each (the family's
+ * words) and why, beside it (the row is a button, so no tooltip trigger inside it), the next
  * run, and the last result with its output. For the device details page.
  */
 export function DevicePolicies({ zoneId, deviceId }: DevicePoliciesProps) {
@@ -60,13 +62,14 @@ export function DevicePolicies({ zoneId, deviceId }: DevicePoliciesProps) {
                 <Text size="xs" c="dimmed">
                   {POLICY_TYPE_LABELS[p.policy_type_name]}
                 </Text>
+                <Text size="xs">{p.reason}</Text>
               </Stack>
               <Group gap="xs" wrap="nowrap">
                 <Badge color={COMPLIANCE_COLOR[p.compliance] ?? 'gray'} variant="light">
-                  {CONSOLE_TEXTS.compliance[p.compliance] ?? p.compliance}
+                  {POLICY_STATUS_LABELS[p.compliance] ?? p.compliance}
                 </Badge>
                 {p.result ? (
-                  <ResultBadge status={p.result.status} />
+                  <ResultBadge status={p.result.status} isSimulated={p.result.simulated} />
                 ) : (
                   <Badge color="gray" variant="outline">
                     {T.noResultYet}

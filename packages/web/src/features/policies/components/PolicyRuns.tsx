@@ -1,13 +1,15 @@
 import { executionBanner, type PolicyResultStatus } from '@patchwell/core/policies/policy-runs.schema';
-import { Anchor, Badge, Button, Code, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { formatUtc } from '../../../ui/format-date';
 import { PagedQueryTable, usePaging } from '../../../ui/PagedQueryTable';
 import { usePolicyRuns, useRunResults } from '../policies.api';
 import { POLICY_TEXTS as T } from '../policies.texts';
-import type { PolicyResultDetail } from '@patchwell/core/policies/policy-responses.schema';
-import type { PolicyRunDetail } from '../policies.types';
+import type {
+  PolicyResultDetail,
+  PolicyRunDetailLenient as PolicyRunDetail,
+} from '@patchwell/core/policies/policy-responses.schema';
 
 const RESULT_COLOR: Record<PolicyResultStatus, string> = {
   success: 'green',
@@ -18,11 +20,21 @@ const RESULT_COLOR: Record<PolicyResultStatus, string> = {
   canceled: 'gray',
 };
 
-export function ResultBadge({ status }: { status: PolicyResultStatus }) {
-  return (
+/** A result's status; a dry run (the agent without --allow-changes) says so beside it. */
+export function ResultBadge({ status, isSimulated = false }: { status: PolicyResultStatus; isSimulated?: boolean }) {
+  const badge = (
     <Badge color={RESULT_COLOR[status]} variant="light">
       {CONSOLE_TEXTS.commandStatus[status] ?? status}
     </Badge>
+  );
+  if (!isSimulated) return badge;
+  return (
+    <Group gap={4} wrap="nowrap">
+      {badge}
+      <Badge color="gray" variant="outline">
+        {T.simulated}
+      </Badge>
+    </Group>
   );
 }
 
@@ -69,7 +81,7 @@ function RunResults({ zoneId, policyId, run }: { zoneId: number; policyId: numbe
           <>
             <Table.Td>{r.server_name}</Table.Td>
             <Table.Td>
-              <ResultBadge status={r.status} />
+              <ResultBadge status={r.status} isSimulated={r.simulated} />
             </Table.Td>
             <Table.Td>{r.exit_code ?? '—'}</Table.Td>
             <Table.Td>{formatUtc(r.finished_at)}</Table.Td>

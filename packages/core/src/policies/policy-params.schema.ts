@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ZPaging } from '@patchwell/core/paging.schema';
-import { ZPolicyResultStatus } from '@patchwell/core/policies/policy-runs.schema';
+import { ZPaging } from '../paging.schema';
+import { ZPolicyResultStatus } from './policy-runs.schema';
 
 /**
- * Route-level queries and path parameters of runs, results and approvals; their answers'
- * schemas are core's (policy-responses.schema.ts).
+ * Queries and path parameters of the runs, results, approvals and clone-job routes
+ * (docs/api/policies-contract.md); their answers' schemas are in policy-responses.schema.ts.
  */
 
 const zoneFields = {
