@@ -35,6 +35,7 @@ import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
+import { RequestLogController } from './logger';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
+    logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
     // A hop count becomes a function: Fastify's types take only booleans, addresses and functions.
     trustProxy:
