@@ -1,9 +1,28 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 18080);
+/** A port the system has free now (listen on 0, read it back, close). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+// The workers load this file again: the port chosen here reaches them through the
+// environment they inherit, so the server and every test agree on it. E2E_PORT overrides.
+process.env.E2E_PORT ??= String(await freePort());
+const port = Number(process.env.E2E_PORT);
 export const baseURL = `http://127.0.0.1:${port}`;
 // A fresh embedded database per run, unless DATABASE_URL points at PostgreSQL.
 const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-e2e-'));

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { concretePaths, mainPages } from './console-pages';
 import { expectShell, signIn } from './helpers';
 
 async function seriousViolations(page: Page) {
@@ -19,4 +20,22 @@ test('the signed-in shell has no serious accessibility violations', async ({ pag
   await signIn(page);
   await expectShell(page);
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+// Every main page with the demo fleet's data on it: 0 serious or critical findings (issue 10, defect 15).
+test('every main page has no serious or critical accessibility violations', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page);
+  const o = await expectShell(page);
+  const pages = mainPages(await concretePaths(page, o));
+  const found: Record<string, string[]> = {};
+  for (const path of pages) {
+    await page.goto(`/console${path}?o=${o}`);
+    await expect(page.getByRole('heading').first()).toBeVisible();
+    // Lists and details fill in after the first heading: wait for their loading states to end.
+    await expect(page.locator('[aria-busy="true"], .mantine-Loader-root')).toHaveCount(0, { timeout: 15_000 });
+    const violations = await seriousViolations(page);
+    if (violations.length) found[path] = violations;
+  }
+  expect(found).toEqual({});
 });

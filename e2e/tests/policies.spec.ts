@@ -47,6 +47,11 @@ test.describe('policies', () => {
     await expect(page.getByText('This policy targets 3 devices.')).toBeVisible();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Save Policy' }).click();
+    // A new policy says what it will do before its first save.
+    const review = page.getByRole('dialog', { name: 'Review the new policy' });
+    await expect(review.getByRole('row', { name: /^Targets/ })).toContainText(groupName);
+    await expect(review.getByRole('row', { name: /^Schedule/ })).toContainText('Runs only when you run it now.');
+    await review.getByRole('button', { name: 'Create Policy' }).click();
     await expect(page.getByText(`Success: “${policyName}” was created.`)).toBeVisible();
 
     const policies = await api<{ data: { id: number; name: string }[] }>(

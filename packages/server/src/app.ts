@@ -36,6 +36,7 @@ import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
+import { RequestLogController } from './logger';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +60,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
+    logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
     // A hop count becomes a function: Fastify's types take only booleans, addresses and functions.
     trustProxy:

@@ -97,12 +97,17 @@ const ZEnv = z
       .min(0, 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
       .max(1000, 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
       .default(32),
-    /** Log level: `fatal`, `error`, `warn`, `info` (default), `debug`, `trace` or `silent`. Logs are JSON lines on stdout. */
+    /** Log level: `fatal`, `error`, `warn`, `info` (default), `debug`, `trace` or `silent`. Agents' routine requests log at `debug`. */
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent.',
       })
       .default('info'),
+    /**
+     * `json` (one JSON object a line, for log collectors) or `pretty` (lines a person reads).
+     * Unset: `pretty` when stdout is a terminal or `NODE_ENV=development`, else `json`.
+     */
+    LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty.' }).optional(),
     /** Base of the documentation site; the console's help links (Knowledge Base, Release Notes, …) are built from it. Default `https://docs.patchwell.dev`. */
     PATCHWELL_HELP_BASE_URL: httpUrl('PATCHWELL_HELP_BASE_URL').default('https://docs.patchwell.dev'),
     /** Where "contact support" links point. Default `<PATCHWELL_HELP_BASE_URL>/support`. */
@@ -208,7 +213,7 @@ const ZEnv = z
         return key;
       })
       .optional(),
-    /** `development` makes logs readable (pino-pretty) when run by `npm run dev`; also reported to the console as its environment. Default `production`. */
+    /** `development` makes logs readable (pino-pretty, unless LOG_FORMAT=json); also reported to the console as its environment. Default `production`. */
     NODE_ENV: z.string().default('production'),
   })
   .superRefine((env, ctx) => {
@@ -240,6 +245,8 @@ export type Config = {
   /** Simulated devices of the demo account (PATCHWELL_DEMO_DEVICES); 0 when the demo is off. */
   demoDevices: number;
   logLevel: string;
+  /** Unset: chosen at start (see LOG_FORMAT). */
+  logFormat: 'json' | 'pretty' | undefined;
   helpBaseUrl: string;
   supportUrl: string;
   signupEnabled: boolean;
@@ -301,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.PATCHWELL_DEMO,
     demoDevices: e.PATCHWELL_DEMO ? e.PATCHWELL_DEMO_DEVICES : 0,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     helpBaseUrl: e.PATCHWELL_HELP_BASE_URL,
     supportUrl: e.PATCHWELL_SUPPORT_URL ?? `${e.PATCHWELL_HELP_BASE_URL}/support`,
     signupEnabled: e.PATCHWELL_SIGNUP,

@@ -1,4 +1,6 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /**
  * Paths removed from every log line. Fastify's request serializer logs no headers, but a
@@ -75,18 +77,69 @@ export function serializeRequest(req: LoggedRequest): Record<string, unknown> {
   };
 }
 
-/** The server's pino logger: JSON lines, credentials and query parameters redacted; pretty in development. */
+/** `json`: one JSON object a line (for log collectors); `pretty`: lines a person reads. */
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * The format when `LOG_FORMAT` is not set: lines for a person (a terminal, or
+ * `NODE_ENV=development`), JSON for everything else (a service manager, a container, a pipe).
+ */
+export function chooseLogFormat(
+  explicit: LogFormat | undefined,
+  environment: string,
+  isTerminal: boolean = process.stdout.isTTY === true,
+): LogFormat {
+  if (explicit) return explicit;
+  return environment === 'development' || isTerminal ? 'pretty' : 'json';
+}
+
+/** The server's pino logger: credentials and query parameters redacted; JSON lines, or pretty lines for a person. */
 export function createLogger(
   level: string,
-  options: { pretty?: boolean; destination?: DestinationStream } = {},
+  options: { format?: LogFormat; destination?: DestinationStream | NodeJS.WritableStream; colorize?: boolean } = {},
 ): Logger {
   const base = {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError, req: serializeRequest },
   };
-  if (options.destination) return pino(base, options.destination);
-  if (options.pretty)
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } });
+  if (options.format === 'pretty') {
+    // In this thread and synchronous: a line logged just before an exit is not lost.
+    const stream = pretty({
+      colorize: options.colorize ?? (options.destination ? false : process.stdout.isTTY === true),
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+      sync: true,
+      ...(options.destination ? { destination: options.destination } : {}),
+    });
+    return pino(base, stream);
+  }
+  if (options.destination) return pino(base, options.destination as DestinationStream);
   return pino(base);
+}
+
+/** Agents check in every minute or faster: a line per check-in would bury everything else. */
+const QUIET_PREFIX = '/api/agent/v1/';
+
+function isQuiet(request: FastifyRequest, reply?: FastifyReply): boolean {
+  return request.url.startsWith(QUIET_PREFIX) && (reply === undefined || reply.statusCode < 400);
+}
+
+/**
+ * Fastify's request log lines, with the agents' successful requests at `debug` instead of
+ * `info`. A failed one (4xx, 5xx, an error) keeps its usual level.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (isQuiet(request)) request.log.debug({ req: request }, 'incoming request');
+    else super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (!error && isQuiet(request, reply))
+      reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else super.requestCompleted(error, request, reply);
+  }
 }

@@ -8,7 +8,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { systemClock, type AppContext } from './context';
 import { openDb } from './db/client';
-import { createLogger } from './logger';
+import { chooseLogFormat, createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
 import { backfillCompliance } from './modules/devices/compliance.store';
 import { startDemoFleet } from './modules/accounts/demo.fleet';
@@ -30,7 +30,7 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config.logLevel, { pretty: config.environment === 'development' });
+const logger = createLogger(config.logLevel, { format: chooseLogFormat(config.logFormat, config.environment) });
 const handle = await openDb(config).catch((err: unknown) => {
   logger.fatal({ err }, 'cannot open the database');
   process.exit(1);

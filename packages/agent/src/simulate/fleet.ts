@@ -22,6 +22,8 @@ export type FleetOptions = {
   accessKey: string;
   count: number;
   seed?: number;
+  /** Hostnames are numbered from here (default 0): fleets run side by side (zones) never share one. */
+  hostNumberOffset?: number;
   /** Devices that hold a long-poll open (the rest only check in on their interval). */
   longPollDevices?: number;
   /** Maximum requests in flight for the whole fleet. */
@@ -95,6 +97,7 @@ const DURATION_S: Record<AgentCommand['type'], [number, number]> = {
 
 export function startFleet(options: FleetOptions) {
   const seed = options.seed ?? 1;
+  const hostOffset = options.hostNumberOffset ?? 0;
   const log = options.log ?? (() => {});
   const limit = createLimiter(options.concurrency ?? 64);
   const failureRate = options.failureRate ?? 0.05;
@@ -135,7 +138,7 @@ export function startFleet(options: FleetOptions) {
   const createdAt = Date.now();
   const devices: (SimDevice | undefined)[] = new Array<SimDevice | undefined>(options.count);
   const createDevice = (i: number): SimDevice => {
-    const machine = generateMachine(seed, i, createdAt);
+    const machine = generateMachine(seed, i, createdAt, hostOffset + i);
     return {
       index: i,
       machine,
@@ -160,7 +163,7 @@ export function startFleet(options: FleetOptions) {
   /** The device's full inventory, regenerated if it was released. */
   const full = (d: SimDevice): SimMachine => {
     if (d.released) {
-      const fresh = generateMachine(seed, d.index, createdAt);
+      const fresh = generateMachine(seed, d.index, createdAt, hostOffset + d.index);
       d.machine.software = fresh.software;
       d.machine.patches = fresh.patches;
       d.released = false;
@@ -416,7 +419,7 @@ export function startFleet(options: FleetOptions) {
 
   return {
     /** The machine of device `index` (generated from the seed; cheap enough for tests and tools). */
-    machine: (index: number): SimMachine => generateMachine(seed, index, createdAt),
+    machine: (index: number): SimMachine => generateMachine(seed, index, createdAt, hostOffset + index),
     stats: (): FleetStats => ({ ...stats }),
     async stop(): Promise<void> {
       stopped = true;

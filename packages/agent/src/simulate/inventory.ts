@@ -31,6 +31,18 @@ export type SimMachine = {
 
 type OsProfile = { os_name: string; os_version: string; kernel: string; pkg: 'deb' | 'rpm' | 'mac' | 'win' };
 
+/** How a Linux distribution writes its package versions. */
+type Distro =
+  { kind: 'ubuntu'; release: string } | { kind: 'debian'; release: string } | { kind: 'el'; release: string };
+
+/** The distribution of a Linux profile, from its name and version. */
+function distroOf(profile: OsProfile): Distro {
+  if (profile.os_name.startsWith('Ubuntu')) return { kind: 'ubuntu', release: profile.os_version };
+  if (profile.os_name.startsWith('Debian')) return { kind: 'debian', release: profile.os_version };
+  // el9_4 for a 9.4 release: dnf's packages carry the major and the minor they were built for.
+  return { kind: 'el', release: profile.os_version.replace('.', '_') };
+}
+
 const PROFILES: Record<OsFamily, OsProfile[]> = {
   windows: [
     { os_name: 'Windows 11 Pro', os_version: '10.0.26100', kernel: '10.0.26100', pkg: 'win' },
@@ -94,16 +106,55 @@ export function pickFamily(rng: Rng): OsFamily {
   return r < 0.5 ? 'windows' : r < 0.75 ? 'mac' : 'linux';
 }
 
-function hostname(rng: Rng, family: OsFamily, index: number, server: boolean): string {
-  const n = String(index).padStart(4, '0');
+/**
+ * Every name carries the device's number, so that fleets numbered apart (the demo's zones)
+ * never share a hostname; the random parts only make them look like a real fleet's.
+ */
+function hostname(rng: Rng, family: OsFamily, number: number, server: boolean): string {
+  const n = String(number).padStart(4, '0');
   if (family === 'windows')
-    return server ? `SRV-${rng.pick(['APP', 'SQL', 'FS', 'DC', 'WEB'])}-${n}` : `WS-${rng.hex(6).toUpperCase()}`;
+    return server ? `SRV-${rng.pick(['APP', 'SQL', 'FS', 'DC', 'WEB'])}-${n}` : `WS-${rng.hex(2).toUpperCase()}${n}`;
   if (family === 'mac')
     return `${rng.pick(['ana', 'ben', 'chloe', 'dev', 'eli', 'fatima', 'gus', 'hana', 'ivan', 'jo'])}-mbp-${n}`;
   return `${rng.pick(['web', 'api', 'db', 'cache', 'worker', 'build', 'mon', 'proxy'])}-${rng.pick(['eu', 'us', 'ap'])}-${n}`;
 }
 
-function linuxSoftware(rng: Rng, rpm: boolean): SoftwareItem[] {
+/**
+ * A package version as the distribution writes it: `2.34-0ubuntu3.2` or `1.2.3-1ubuntu0.24.04.1`
+ * on Ubuntu, `1.2.3-4+deb12u1` on Debian, `1.2.3-4.el9_4` on RHEL and Rocky.
+ */
+export function distroVersion(rng: Rng, distro: Distro): string {
+  const upstream = semver(rng);
+  switch (distro.kind) {
+    case 'ubuntu':
+      return rng.chance(0.5)
+        ? `${upstream}-${rng.int(0, 3)}ubuntu${rng.int(1, 9)}${rng.chance(0.5) ? `.${rng.int(1, 9)}` : ''}`
+        : `${upstream}-${rng.int(1, 9)}ubuntu0.${distro.release}.${rng.int(1, 9)}`;
+    case 'debian':
+      return `${upstream}-${rng.int(1, 9)}${rng.chance(0.3) ? `+deb${distro.release}u${rng.int(1, 9)}` : ''}`;
+    case 'el':
+      return `${upstream}-${rng.int(1, 40)}.el${distro.release}`;
+  }
+}
+
+/**
+ * The next packaged release of a Linux version: the distribution's own revision goes up and
+ * its suffix stays (`-0ubuntu3.2` → `-0ubuntu3.3`, `+deb12u1` → `+deb12u2`, `-4.el9_4` → `-5.el9_4`).
+ */
+export function bumpRelease(version: string, rng: Rng): string {
+  const dash = version.indexOf('-');
+  if (dash < 0) return bump(version, rng);
+  const upstream = version.slice(0, dash);
+  const release = version.slice(dash + 1);
+  const el = /^(\d+)(\.el\d+(?:_\d+)?)$/.exec(release);
+  if (el) return `${upstream}-${Number(el[1]) + rng.int(1, 3)}${el[2]}`;
+  // The last number of the release is the distribution's update counter.
+  const m = /^(.*?)(\d+)$/.exec(release);
+  return m ? `${upstream}-${m[1]}${Number(m[2]) + rng.int(1, 3)}` : `${upstream}-${release}.1`;
+}
+
+function linuxSoftware(rng: Rng, distro: Distro): SoftwareItem[] {
+  const rpm = distro.kind === 'el';
   const names = [
     ...rng.sample(LINUX_PACKAGES, rng.int(140, LINUX_PACKAGES.length)),
     ...rng.sample(LINUX_LIB_STEMS, rng.int(90, LINUX_LIB_STEMS.length)).map((s) => `lib${s}`),
@@ -111,9 +162,7 @@ function linuxSoftware(rng: Rng, rpm: boolean): SoftwareItem[] {
   const devs = rng.sample(LINUX_LIB_STEMS, rng.int(0, 40)).map((s) => `lib${s.replace(/[\d.-]+$/, '')}-dev`);
   return [...new Set([...names, ...devs])].map((name) => ({
     name,
-    version: rpm
-      ? `${semver(rng)}-${rng.int(1, 40)}.el9`
-      : `${semver(rng)}-${rng.int(1, 9)}${rng.chance(0.3) ? `+deb12u${rng.int(1, 9)}` : ''}`,
+    version: distroVersion(rng, distro),
     source: rpm ? 'rpm' : 'dpkg',
     arch: rng.chance(0.15) ? (rpm ? 'noarch' : 'all') : rpm ? 'x86_64' : 'amd64',
   }));
@@ -169,7 +218,7 @@ function linuxPatches(rng: Rng, software: SoftwareItem[], rpm: boolean, now: num
     return {
       name: pkg.name,
       current_version: pkg.version,
-      version: bump(pkg.version, rng),
+      version: bumpRelease(pkg.version, rng),
       severity: sev,
       cves: cves(rng, sev),
       kb: null,
@@ -321,13 +370,21 @@ export function simMachineId(seed: number, index: number): string {
   return `sim-${createHash('sha256').update(`patchwell-sim:${seed}:${index}`).digest('hex').slice(0, 32)}`;
 }
 
-/** Builds machine number `index` of the fleet with the given seed. */
-export function generateMachine(seed: number, index: number, now: number = Date.UTC(2026, 10, 1)): SimMachine {
+/**
+ * Builds machine number `index` of the fleet with the given seed. `hostNumber` (default
+ * `index`) numbers its hostname: fleets that run side by side give disjoint ranges.
+ */
+export function generateMachine(
+  seed: number,
+  index: number,
+  now: number = Date.UTC(2026, 10, 1),
+  hostNumber: number = index,
+): SimMachine {
   const rng = createRng(deviceSeed(seed, index));
   const family = pickFamily(rng);
   const profile = rng.pick(PROFILES[family]);
   const isServer = profile.os_name.includes('Server') || (family === 'linux' && rng.chance(0.8));
-  const host = hostname(rng, family, index, isServer);
+  const host = hostname(rng, family, hostNumber, isServer);
   const arch = family === 'mac' ? (rng.chance(0.8) ? 'arm64' : 'x86_64') : rng.chance(0.95) ? 'x86_64' : 'arm64';
   const ipPrivate = `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(2, 254)}`;
   const ipPublic = `${rng.pick([203, 198, 192])}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(2, 254)}`;
@@ -398,7 +455,7 @@ export function generateMachine(seed: number, index: number, now: number = Date.
       ? windowsSoftware(rng)
       : profile.pkg === 'mac'
         ? macSoftware(rng)
-        : linuxSoftware(rng, profile.pkg === 'rpm');
+        : linuxSoftware(rng, distroOf(profile));
   const patches =
     profile.pkg === 'win'
       ? windowsPatches(rng, system, software, now)

@@ -1,11 +1,13 @@
 import type { Profile } from '@patchwell/core/auth/profile.schema';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../api/client';
 import { CONSOLE_TEXTS } from '../texts';
 import { buildProfile, buildZone } from '../test/factories';
 import { renderRoutes } from '../test/render';
+import { Providers } from './Providers';
 import { startTestServer } from '../test/server';
 import { recordedEvents } from './analytics';
 import { queryClient } from './query-client';
@@ -83,6 +85,19 @@ async function settle(router: ReturnType<typeof open>['router'], expected: strin
 }
 
 describe('signed-in routes', () => {
+  // First in the file: React Router warns once per module.
+  it('render the first page without React Router’s missing HydrateFallback warning', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const { router } = open('/devices');
+      await settle(router, '/devices?o=1');
+      const messages = warn.mock.calls.map((args) => args.map(String).join(' '));
+      expect(messages.filter((m) => m.includes('HydrateFallback'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('send a visitor without a session to login with the path to return to and err=session-expired', async () => {
     state.session = 'expired';
     const { router } = open('/devices?o=1');
@@ -253,6 +268,24 @@ describe('guards and redirects', () => {
     open('/forgot-password');
     expect(await screen.findByRole('heading', { name: '404 - Page Not Found' })).toBeInTheDocument();
   });
+
+  it.each(['/settings/users', '/settings/billing', '/settings', '/global/setup/users', '/manage/remediations'])(
+    'open %s under the /console basename without o on that page of the chosen zone',
+    async (path) => {
+      state.profile = buildProfile({ orgs: [acme, beta], is_global_admin: true, account_rbac_role: 'global-admin' });
+      const router = createMemoryRouter(routes, { initialEntries: [`/console${path}`], basename: '/console' });
+      render(
+        <Providers queryClient={queryClient} env="test">
+          <RouterProvider router={router} />
+        </Providers>,
+      );
+      await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
+      await waitFor(() => expect(router.state.location.search).toBe('?o=1'), { timeout: 3000 });
+      expect(router.state.location.pathname).not.toContain('/console/console');
+      expect(router.state.location.pathname.startsWith(`/console${path}`) || path === '/settings').toBe(true);
+      expect(screen.queryByRole('heading', { name: '404 - Page Not Found' })).not.toBeInTheDocument();
+    },
+  );
 
   it('send a signed-in user from /signup to the dashboard', async () => {
     const { router } = open('/signup');

@@ -4,6 +4,7 @@ import type * as GuardsModule from './guards';
 import { lazyLoader, lazyPage } from './chunks';
 import { LEGACY_PATHS, PATHS, pathTo } from './paths';
 import { PlainLayout, WidePlainLayout } from './PlainLayout';
+import { GlobalLoader } from './GlobalLoader';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 import { SHELL_ROUTE_ID } from './shell-context';
@@ -387,6 +388,8 @@ export const routes: RouteObject[] = [
   {
     id: 'root',
     Component: RootLayout,
+    // The first page's loaders (session, profile) run before anything renders: show the bar.
+    HydrateFallback: GlobalLoader,
     errorElement: <RouteError isInsideRoot={false} />,
     children: [
       {

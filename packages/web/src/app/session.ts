@@ -64,7 +64,18 @@ export function requireShell(request: Request): Promise<ShellContext> {
     pending = loadShell(request);
     perRequest.set(request, pending);
   }
-  return pending;
+  return pending.catch((error: unknown) => {
+    throw freshRedirect(error);
+  });
+}
+
+/**
+ * The router prefixes the basename to a thrown redirect by rewriting its Location header in
+ * place. The shell loader and a guard loader of the same navigation would throw the same
+ * Response, prefixed twice (/console/console/…), so each caller gets its own copy.
+ */
+export function freshRedirect(error: unknown): unknown {
+  return error instanceof Response && error.status >= 300 && error.status < 400 ? error.clone() : error;
 }
 
 /** Log out (spec A section 4): end the session, forget cached data, go to login. */

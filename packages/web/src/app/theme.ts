@@ -1,5 +1,13 @@
 import { MODAL_SIZES } from '@patchwell/core/constants';
-import { Modal, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import {
+  Modal,
+  Notification,
+  createTheme,
+  darken,
+  toRgba,
+  type CSSVariablesResolver,
+  type MantineTheme,
+} from '@mantine/core';
 
 type ModalPreset = keyof typeof MODAL_SIZES;
 const isPreset = (size: unknown): size is ModalPreset => typeof size === 'string' && Object.hasOwn(MODAL_SIZES, size);
@@ -31,10 +39,54 @@ export const theme = createTheme({
   },
 });
 
+/** WCAG AA for normal text (badge labels are small): 4.5:1, with a margin for rounding. */
+export const MIN_TEXT_CONTRAST = 4.6;
+
+function relativeLuminance(color: string): number {
+  const { r, g, b } = toRgba(color);
+  const lin = (c: number) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** The WCAG contrast ratio of two opaque colours. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** `color`, darkened in small steps until it reads on `background` at {@link MIN_TEXT_CONTRAST}. */
+export function readableOn(color: string, background: string): string {
+  let shade = color;
+  for (let step = 1; contrastRatio(shade, background) < MIN_TEXT_CONTRAST && step <= 20; step++) {
+    shade = darken(color, step * 0.05);
+  }
+  return shade;
+}
+
+/**
+ * Text colours of the light and outline variants (badges, light buttons, alerts) and of
+ * coloured text, for every theme colour: Mantine's shade 9 on shade 1 gives 3.8:1 for green
+ * and less for yellow or orange. Each is darkened just enough to read on its background.
+ */
+export function readableVariantColors(t: MantineTheme): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, shades] of Object.entries(t.colors)) {
+    if (!shades) continue;
+    out[`--mantine-color-${name}-light-color`] = readableOn(shades[9], shades[1]);
+    out[`--mantine-color-${name}-outline`] = readableOn(shades[8], '#ffffff');
+    out[`--mantine-color-${name}-text`] = readableOn(shades[8], '#ffffff');
+  }
+  return out;
+}
+
 /** Darker dimmed and error text than Mantine's defaults, for WCAG AA contrast on white. */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
+    ...readableVariantColors(t),
     '--mantine-color-dimmed': t.colors.gray[7],
     '--mantine-color-error': t.colors.red[9],
     '--mantine-color-placeholder': t.colors.gray[6],

@@ -34,6 +34,19 @@ export function demoFleetSizes(total: number): number[] {
 }
 
 /**
+ * Each demo zone's simulator settings: its own seed (other machines) and its own range of
+ * hostname numbers, so that no hostname appears in two zones.
+ */
+export function demoFleetPlan(total: number): { count: number; seed: number; hostNumberOffset: number }[] {
+  let offset = 0;
+  return demoFleetSizes(total).map((count, i) => {
+    const plan = { count, seed: 1000 + i, hostNumberOffset: offset };
+    offset += count;
+    return plan;
+  });
+}
+
+/**
  * Starts the simulated devices of the demo account against `serverUrl`; undefined when there
  * is no demo account (an instance bootstrapped with PATCHWELL_ADMIN_*) or `total` is 0.
  */
@@ -48,11 +61,11 @@ export async function startDemoFleet(
   const zones = await Promise.all(
     (await findAccountZoneIds(ctx.db, admin.accountId)).map((id) => findZone(ctx.db, id)),
   );
-  const sizes = demoFleetSizes(total);
+  const plan = demoFleetPlan(total);
   const fleets: { name: string; count: number; fleet: ReturnType<typeof startFleet> }[] = [];
   for (const [i, name] of DEMO_FLEET_ZONES.entries()) {
     const zone = zones.find((z) => z?.name === name);
-    const count = sizes[i]!;
+    const { count, seed, hostNumberOffset } = plan[i]!;
     if (!zone || count === 0) continue;
     // skipauth: the server enrols its own demo devices; no caller is involved.
     const { access_key } = await accessKeyOf(ctx, zone);
@@ -60,8 +73,8 @@ export async function startDemoFleet(
       server: serverUrl,
       accessKey: access_key,
       count,
-      // One seed per zone: the zones get different machines.
-      seed: 1000 + i,
+      seed,
+      hostNumberOffset,
       longPollDevices: Math.min(count, 4),
       concurrency: 8,
       fetch: withoutKeepAlive,

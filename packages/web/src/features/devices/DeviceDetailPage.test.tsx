@@ -214,6 +214,26 @@ describe('device details', () => {
     );
   });
 
+  it('ask before Patch all, naming how many patches it installs, and queue it only on confirm', async () => {
+    state.detail = { ...detail, pending_patches: 7, needs_reboot: false };
+    renderPage();
+    await heading();
+    await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.devices.patchAll }));
+    const dialog = await screen.findByRole('dialog', { name: T.patchAllTitle });
+    expect(dialog).toHaveTextContent('Install 7 pending patches on Build server now?');
+    expect(server.requests.some((r) => r.method === 'POST')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: CONSOLE_TEXTS.common.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.requests.some((r) => r.method === 'POST')).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.devices.patchAll }));
+    const again = await screen.findByRole('dialog', { name: T.patchAllTitle });
+    await userEvent.click(within(again).getByRole('button', { name: CONSOLE_TEXTS.devices.patchAll }));
+    expect(await screen.findByText(T.queued('Patch all'))).toBeInTheDocument();
+    const queued = server.requests.find((r) => r.method === 'POST')!;
+    expect(JSON.parse(queued.body)).toEqual({ command_type_name: 'InstallAllUpdates' });
+  });
+
   it('hide actions and notes editing from a read-only role', async () => {
     renderPage('/devices/42?o=1', buildProfile({ permissions: { '1': ['Endpoint.read'] } }));
     await heading();

@@ -77,6 +77,14 @@ export function DeviceDetailPage() {
       void notify.apiError(error);
     }
   };
+  // Installs everything pending at once: say how much before it starts.
+  const onPatchAll = () =>
+    confirmAction({
+      title: T.patchAllTitle,
+      message: T.patchAllBody(name, d.pending_patches, d.needs_reboot),
+      confirmLabel: CONSOLE_TEXTS.devices.patchAll,
+      onConfirm: () => void queue('InstallAllUpdates', CONSOLE_TEXTS.devices.patchAll),
+    });
   const onReboot = () =>
     confirmAction({
       title: T.rebootTitle,
@@ -115,7 +123,7 @@ export function DeviceDetailPage() {
               <Button variant="default" onClick={() => void queue('GetOS', CONSOLE_TEXTS.devices.scan)}>
                 {CONSOLE_TEXTS.devices.scan}
               </Button>
-              <Button variant="default" onClick={() => void queue('InstallAllUpdates', CONSOLE_TEXTS.devices.patchAll)}>
+              <Button variant="default" onClick={onPatchAll}>
                 {CONSOLE_TEXTS.devices.patchAll}
               </Button>
               <Button variant="default" color="red" onClick={onReboot}>

@@ -69,6 +69,10 @@ export const DEVICE_TEXTS = {
   noCommands: 'No commands have been sent to this device yet.',
   live: 'Live status: refreshing every 5 seconds while a command is pending.',
   queued: (what: string) => `Success: ${what} has been queued.`,
+  patchAllTitle: 'Patch All',
+  patchAllBody: (name: string, n: number, needsReboot: boolean) =>
+    `Install ${n === 0 ? 'every available patch (none is pending since the last scan)' : `${n} pending ${n === 1 ? 'patch' : 'patches'}`} on ${name} now?` +
+    (needsReboot ? ' It already waits for a reboot.' : ' Some patches may need a reboot afterwards.'),
   rebootTitle: 'Reboot Device',
   rebootBody: (name: string) => `Reboot ${name}? Users on it may lose unsaved work.`,
   removeTitle: 'Remove Device',

@@ -59,6 +59,12 @@ async function fill(input: HTMLElement, text: string) {
 
 const formOf = (label: string) => screen.findByRole('form', { name: label }, { timeout: 10_000 });
 const save = (form: HTMLElement) => userEvent.click(within(form).getByRole('button', { name: T.save }));
+/** Saves a valid form: the review of what the new policy will do opens, and Create Policy confirms it. */
+async function create(form: HTMLElement) {
+  await save(form);
+  const review = await screen.findByRole('dialog', { name: T.review.title });
+  await userEvent.click(within(review).getByRole('button', { name: T.review.confirm }));
+}
 /** The text box of a TagsInput (Mantine labels its hidden value input too). */
 const tagsInput = (form: HTMLElement, label: string) =>
   within(form)
@@ -96,7 +102,7 @@ describe('patch policy form', () => {
     expect(posts()).toHaveLength(0);
 
     await fill(nameBox(form), 'Taken');
-    await save(form);
+    await create(form);
     expect(await within(form).findByText('That name is already used.')).toBeInTheDocument();
 
     await fill(nameBox(form), 'Nightly');
@@ -105,7 +111,7 @@ describe('patch policy form', () => {
     expect(await within(form).findByText(TEXTS.validation.atLeastOne)).toBeInTheDocument();
     await userEvent.type(tagsInput(form, T.patterns), 'openssl*{enter}');
     await userEvent.click(within(form).getByRole('switch', { name: new RegExp(`^${T.catchUp}`) }));
-    await save(form);
+    await create(form);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/manage/policies/42'));
     expect(router.state.location.search).toBe('?o=1');
@@ -148,7 +154,7 @@ describe('patch policy form', () => {
     expect(await within(form).findByText(TEXTS.validation.numberBetween(1, 180))).toBeInTheDocument();
     await userEvent.clear(within(form).getByRole('textbox', { name: T.value }));
     await userEvent.type(within(form).getByRole('textbox', { name: T.value }), '30');
-    await save(form);
+    await create(form);
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(lastBody().configuration).toMatchObject({
       patch_rule: 'advanced',
@@ -179,7 +185,7 @@ describe('patch policy form', () => {
     await userEvent.selectOptions(within(form).getByRole('combobox', { name: T.filterField }), 'tag');
     await userEvent.selectOptions(within(form).getByRole('combobox', { name: T.filterOp }), 'not_in');
     await userEvent.type(tagsInput(form, T.filterValues), 'kiosk{enter}');
-    await save(form);
+    await create(form);
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(lastBody().configuration).toMatchObject({
       notify_user: true,
@@ -204,7 +210,7 @@ describe('worklet and required-software forms', () => {
     await userEvent.paste('Set-NetFirewallProfile -Enabled True');
     await userEvent.click(within(form).getByRole('switch', { name: new RegExp(`^${T.scheduled}`) }));
     expect(within(form).getByText(T.onDemand)).toBeInTheDocument();
-    await save(form);
+    await create(form);
     await waitFor(() => expect(posts()).toHaveLength(1));
     const body = lastBody();
     expect(body.schedule_days).toBe(0);
@@ -214,6 +220,34 @@ describe('worklet and required-software forms', () => {
       remediation_code: 'Set-NetFirewallProfile -Enabled True',
       evaluation_code: null,
     });
+  });
+
+  it('shows what a new policy will do before its first save, and saves nothing on Back', async () => {
+    const { router } = renderPage('/manage/policies/create?o=1&type=patch');
+    const form = await formOf('Patch Policy');
+    await fill(nameBox(form), 'Nightly');
+    await userEvent.click(tagsInput(form, T.groups));
+    await userEvent.click(await screen.findByRole('option', { name: 'Servers' }));
+    await save(form);
+    const review = await screen.findByRole('dialog', { name: T.review.title });
+    const summary = within(review).getByRole('table', { name: T.review.title });
+    const row = (label: string) => within(summary).getByRole('rowheader', { name: label }).closest('tr')!;
+    expect(row(T.review.does)).toHaveTextContent(T.review.patchRules.all!);
+    expect(row(T.targets)).toHaveTextContent('Group Servers');
+    expect(row(T.schedule)).toHaveTextContent(
+      'Every Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday at 02:00, UTC+0000.',
+    );
+    expect(row(T.rebootMode)).toHaveTextContent(T.rebootModes.when_needed!);
+
+    await userEvent.click(within(review).getByRole('button', { name: T.review.back }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts()).toHaveLength(0);
+    expect(nameBox(form)).toHaveValue('Nightly');
+
+    await create(form);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/manage/policies/42'));
+    expect(posts()).toHaveLength(1);
+    expect(lastBody().server_groups).toEqual([1]);
   });
 
   it('needs a package name and version', async () => {
@@ -226,7 +260,7 @@ describe('worklet and required-software forms', () => {
     expect(within(form).getByText('Package version is required')).toBeInTheDocument();
     await userEvent.type(within(form).getByRole('textbox', { name: new RegExp(`^${T.packageName}`) }), 'curl');
     await userEvent.type(within(form).getByRole('textbox', { name: new RegExp(`^${T.packageVersion}`) }), 'latest');
-    await save(form);
+    await create(form);
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(lastBody().configuration).toMatchObject({
       package_name: 'curl',

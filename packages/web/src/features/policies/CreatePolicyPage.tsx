@@ -21,6 +21,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { useGroups } from '../groups/groups.api';
 import { useWorklet } from '../worklets/worklets.api';
 import { PolicyForm } from './components/PolicyForm';
+import { reviewNewPolicy } from './components/PolicyReview';
 import { createPolicy, policyKeys } from './policies.api';
 import { POLICY_TEXTS as T } from './policies.texts';
 import { POLICY_RESOURCE } from './policies.types';
@@ -86,6 +87,7 @@ function NewPolicyForm({ zoneId, type, worklet }: { zoneId: number; type: Policy
         submitLabel={T.save}
         onSave={onSave}
         ariaLabel={POLICY_TYPE_LABELS[type]}
+        review={(body) => reviewNewPolicy(body, groups.data ?? [])}
         worklet={entry.data}
       />
     </Stack>

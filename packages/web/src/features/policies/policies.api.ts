@@ -1,11 +1,15 @@
 import type { DeviceFiltersPreviewBody } from '@patchwell/core/policies/device-filters.schema';
-import type { ClonePolicyBody, CreatePolicyBody, PolicyActionBody } from '@patchwell/core/policies/policies.schema';
+import {
+  ZCloneJob,
+  type ClonePolicyBody,
+  type CreatePolicyBody,
+  type PolicyActionBody,
+} from '@patchwell/core/policies/policies.schema';
 import { ZInstallerFile, type InstallerFile } from '@patchwell/core/policies/policy-configuration.schema';
 import { ZApproval, ZPolicyStatsList } from '@patchwell/core/policies/policy-runs.schema';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type QueryValue } from '../../api/client';
 import { multipartBody } from '../../api/multipart';
-import { ZCloneJob } from '@patchwell/core/policies/policies.schema';
 import {
   ZPolicyActionResultLenient,
   ZPolicyRunDetailLenient,
@@ -16,6 +20,7 @@ import {
   ZManualApprovalList,
   ZPolicyResultList,
   ZPreviewList,
+  type PolicyRunDetailLenient as PolicyRunDetail,
 } from '@patchwell/core/policies/policy-responses.schema';
 
 /** Policy calls (packages/server/src/modules/policies). Every call carries the zone as `o`. */
@@ -35,9 +40,24 @@ export const policyKeys = {
   device: (zoneId: number, deviceId: number) => ['policies', zoneId, 'device', deviceId] as const,
 };
 
-/** The execution banner and the clone dialog poll this often. */
+/** The execution banner, the clone dialog and lists with open runs or results poll this often. */
 export const POLL_MS = 2_000;
 const RUN_DONE = new Set(['completed', 'error', 'timeout']);
+
+/** Run and result states that still change without anyone doing anything. */
+const OPEN_STATES = new Set(['created', 'queued', 'running', 'pending', 'in_progress']);
+
+/** A list refreshes itself ({@link POLL_MS}) while any state it shows is open, and stops once all are final. */
+export function pollWhileOpen(states: Iterable<string | null | undefined>): number | false {
+  for (const state of states) if (state && OPEN_STATES.has(state)) return POLL_MS;
+  return false;
+}
+
+/** A run's own status and the statuses its results are in (those with at least one device). */
+export function runStates(run: Pick<PolicyRunDetail, 'status' | 'results'>): string[] {
+  const counts: Record<string, number | undefined> = run.results;
+  return [run.status, ...Object.entries(counts).flatMap(([state, n]) => (n ? [state] : []))];
+}
 
 /** `GET /api/policies?o=&page=&limit=&sort=&type=&status=&search=`. */
 export function usePolicies(zoneId: number, query: Record<string, QueryValue>) {
@@ -146,6 +166,8 @@ export function usePolicyRuns(zoneId: number, id: number, query: Record<string, 
         signal,
       }),
     placeholderData: keepPreviousData,
+    refetchInterval: (q) =>
+      q.state.status === 'error' ? false : pollWhileOpen(q.state.data?.data.flatMap(runStates) ?? []),
   });
 }
 
@@ -179,6 +201,8 @@ export function useRunResults(zoneId: number, id: number, runId: number, query: 
         signal,
       }),
     placeholderData: keepPreviousData,
+    refetchInterval: (q) =>
+      q.state.status === 'error' ? false : pollWhileOpen(q.state.data?.data.map((r) => r.status) ?? []),
   });
 }
 
@@ -207,6 +231,9 @@ export function useDevicePolicies(zoneId: number, deviceId: number) {
     queryKey: policyKeys.device(zoneId, deviceId),
     queryFn: ({ signal }) =>
       api.request(`/api/servers/${deviceId}/policies`, { query: { o: zoneId }, schema: ZDevicePolicyList, signal }),
+    // A run on this device shows its result here when it arrives.
+    refetchInterval: (q) =>
+      q.state.status === 'error' ? false : pollWhileOpen(q.state.data?.data.map((p) => p.result?.status) ?? []),
   });
 }
 

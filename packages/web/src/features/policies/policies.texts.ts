@@ -141,6 +141,33 @@ export const POLICY_TEXTS = {
   previewCount: (n: number) => `This policy targets ${n} ${n === 1 ? 'device' : 'devices'}.`,
   previewNone: 'This policy targets no device yet. Choose groups above.',
   previewMore: (n: number) => `…and ${n} more.`,
+  // Review before the first save
+  review: {
+    title: 'Review the new policy',
+    intro: 'This is what the policy will do once it is saved.',
+    confirm: 'Create Policy',
+    back: 'Back to the form',
+    does: 'Does',
+    patchRules: {
+      all: 'Installs every available patch.',
+      manual: 'Lists available patches for approval, and installs only approved ones.',
+      advanced: 'Installs the patches its rules select.',
+      filter: 'Installs the patches its filter selects.',
+    } as Record<string, string>,
+    worklet: 'Runs the worklet’s evaluation, and its remediation where the evaluation fails.',
+    requiredSoftware: (name: string, version: string) =>
+      `Installs ${name} ${version === 'latest' ? '(latest version)' : version} where it is missing.`,
+    noTargets: 'No group: the policy targets no device yet.',
+    groups: (names: string[]) => `${names.length === 1 ? 'Group' : 'Groups'} ${names.join(', ')}`,
+    narrowedBy: (n: number) => `, narrowed by ${n} device ${n === 1 ? 'filter' : 'filters'}`,
+    schedule: (s: { days: string[]; weeks: string[] | null; months: string[] | null; time: string; where: string }) =>
+      `Every ${s.days.join(', ')}` +
+      (s.weeks ? ` (${s.weeks.join(', ')} of the month)` : '') +
+      (s.months ? ` in ${s.months.join(', ')}` : '') +
+      ` at ${s.time}, ${s.where}.`,
+    inactive: 'Inactive: it does not run until it is activated.',
+    noReboot: 'Does not reboot devices.',
+  },
   // Schedule
   schedule: 'Schedule',
   scheduled: 'Run on a schedule',

@@ -174,14 +174,21 @@ export function TopNav({
         underline="never"
         mr="md"
       >
-        <Logo />
+        {/* On a phone the mark alone leaves room for the zone, help and account menus. */}
+        <Box visibleFrom="sm">
+          <Logo />
+        </Box>
+        <Box hiddenFrom="sm">
+          <Logo withWord={false} />
+        </Box>
       </Anchor>
       {showLinks && (
         <Box component="nav" aria-label={CONSOLE_TEXTS.nav.label} visibleFrom="md">
           <DesktopLinks items={items} />
         </Box>
       )}
-      <Group gap="sm" ml="auto" wrap="nowrap">
+      {/* Shrinks (the zone name truncates) so that Help and the account menu stay on screen. */}
+      <Group gap="sm" ml="auto" wrap="nowrap" miw={0}>
         {!isGlobalView && (
           <Box visibleFrom="lg">
             <TrialCountdown

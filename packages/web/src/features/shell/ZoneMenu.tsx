@@ -60,6 +60,7 @@ export function ZoneMenu({ label, sublabel, zones, showList = true, currentZoneI
           px="xs"
           py={4}
           maw={220}
+          miw={0}
           style={{ borderRadius: 'var(--mantine-radius-sm)' }}
           aria-label={`${CONSOLE_TEXTS.zones.menuLabel(label)}${sublabel ? `, ${sublabel}` : ''}`}
         >

@@ -162,6 +162,8 @@ describe('worklet catalogue', () => {
 
     // Saved, the policy names the catalogue entry it came from.
     await userEvent.click(within(form).getByRole('button', { name: POLICY_TEXTS.save }));
+    const review = await screen.findByRole('dialog', { name: POLICY_TEXTS.review.title });
+    await userEvent.click(within(review).getByRole('button', { name: POLICY_TEXTS.review.confirm }));
     await waitFor(() => expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1));
     const post = server.requests.find((r) => r.method === 'POST')!;
     expect(JSON.parse(post.body)).toMatchObject({ community_worklet_id: 12, policy_type_name: 'custom' });

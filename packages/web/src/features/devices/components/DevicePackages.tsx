@@ -1,5 +1,5 @@
 import { DEBOUNCE_MS, PAGE_SIZE_DEFAULT } from '@patchwell/core/constants';
-import { Badge, Button, Checkbox, Group, Loader, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Loader, Stack, Table, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { notify } from '../../../ui/notify';
 import { TablePager } from '../../../ui/table/TablePager';
 import { deviceKeys, queueCommand, useDevicePackages } from '../devices.api';
 import type { DevicePackage } from '../devices.types';
+import { VersionBadge } from '../../../ui/VersionBadge';
 import { SeverityBadge } from './DeviceBadges';
 
 const T = CONSOLE_TEXTS.device;
@@ -156,9 +157,7 @@ export function DevicePackages({
                       <Table.Td>
                         {p.patch ? (
                           <Group gap={6} wrap="nowrap">
-                            <Badge variant="outline" color="gray">
-                              {p.patch.version}
-                            </Badge>
+                            <VersionBadge version={p.patch.version} />
                             <SeverityBadge severity={p.patch.severity} />
                           </Group>
                         ) : (

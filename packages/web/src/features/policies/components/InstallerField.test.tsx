@@ -67,6 +67,12 @@ const fileInputOf = (form: HTMLElement) => form.querySelector<HTMLInputElement>(
 const commandBox = (form: HTMLElement) =>
   within(form).getByRole('textbox', { name: new RegExp(`^${T.installCommand}`) });
 const save = (form: HTMLElement) => userEvent.click(within(form).getByRole('button', { name: T.save }));
+/** Saves a valid new policy: its review opens, and Create Policy confirms it. */
+async function create(form: HTMLElement) {
+  await save(form);
+  const review = await screen.findByRole('dialog', { name: T.review.title });
+  await userEvent.click(within(review).getByRole('button', { name: T.review.confirm }));
+}
 
 describe('the installer of a required-software policy', () => {
   it('uploads the chosen file, shows it, needs an install command, and saves it with the policy', async () => {
@@ -91,7 +97,7 @@ describe('the installer of a required-software policy', () => {
 
     await userEvent.click(commandBox(form));
     await userEvent.paste('sh "$INSTALLER"');
-    await save(form);
+    await create(form);
     await waitFor(() => expect(requestsTo('POST', '/api/policies')).toHaveLength(1));
     const body = JSON.parse(requestsTo('POST', '/api/policies')[0]!.body) as { configuration: Record<string, unknown> };
     expect(body.configuration).toMatchObject({ installer: STORED, installation_code: 'sh "$INSTALLER"' });
@@ -107,7 +113,7 @@ describe('the installer of a required-software policy', () => {
     expect(fileInputOf(form)).toBeInTheDocument();
     expect(commandBox(form)).not.toBeRequired();
     await waitFor(() => expect(requestsTo('DELETE', `/api/policies/installers/${STORED.id}`)).toHaveLength(1));
-    await save(form);
+    await create(form);
     await waitFor(() => expect(requestsTo('POST', '/api/policies')).toHaveLength(1));
     const body = JSON.parse(requestsTo('POST', '/api/policies')[0]!.body) as { configuration: Record<string, unknown> };
     expect(body.configuration).toMatchObject({ installer: null, installation_code: null });

@@ -27,6 +27,8 @@ export type PolicyFormProps = {
   /** Saves the body; a rejection with field errors shows them on the fields. */
   onSave: (body: CreatePolicyBody) => Promise<void>;
   ariaLabel: string;
+  /** Asked with the valid body before saving; false goes back to the form unsaved. */
+  review?: (body: CreatePolicyBody) => Promise<boolean>;
   /** The catalogue worklet a new worklet policy starts from. */
   worklet?: WorkletCatalogEntry;
 };
@@ -45,6 +47,7 @@ export function PolicyForm({
   submitLabel,
   onSave,
   ariaLabel,
+  review,
   worklet,
 }: PolicyFormProps) {
   const [resolver] = useState(() => policyResolver(baseConfiguration));
@@ -66,6 +69,7 @@ export function PolicyForm({
 
   const onValid = async (body: CreatePolicyBody) => {
     setSummary(null);
+    if (review && !(await review(body))) return;
     try {
       // Saving may navigate away (a new policy opens its page): let it pass the prompt.
       setSaving(true);
