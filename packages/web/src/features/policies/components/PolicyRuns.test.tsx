@@ -6,7 +6,7 @@ import { renderAt } from '../../../test/render';
 import { startTestServer } from '../../../test/server';
 import { POLL_MS, pollWhileOpen, runStates } from '../policies.api';
 import { buildRun } from '../policies.factories';
-import type { PolicyRunDetail } from '../policies.types';
+import type { PolicyRunDetailLenient as PolicyRunDetail } from '@patchwell/core/policies/policy-responses.schema';
 import { PolicyRuns } from './PolicyRuns';
 
 // The agents report while the page is open: what the page shows follows without a reload
