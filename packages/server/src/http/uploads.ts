@@ -47,6 +47,24 @@ export async function firstFilePart(request: FastifyRequest, texts: UploadTexts)
   }
 }
 
+/**
+ * The whole file part in memory, or the upload's 413. The parser's own `toBuffer()` checks the
+ * cut only while chunks arrive, so a file whose last accepted chunk ends exactly at the limit
+ * (browsers send 64 KiB chunks, and 1 MiB is 16 of them) came back cut short and was accepted;
+ * `truncated` is final once the stream has ended, so it is checked then.
+ */
+export async function readWholeFile(part: MultipartFile, texts: Pick<UploadTexts, 'tooLarge'>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  } catch (err) {
+    if (isTooLarge(err)) throw texts.tooLarge();
+    throw err;
+  }
+  if (part.file.truncated) throw texts.tooLarge();
+  return Buffer.concat(chunks);
+}
+
 /** Whether an error is the multipart parser's "over the limit". */
 export function isTooLarge(err: unknown): boolean {
   return (err as { statusCode?: number }).statusCode === 413;
