@@ -18,6 +18,7 @@ import { notFoundBody, registerErrorHandling } from './http/errors';
 import { registerMetrics } from './http/metrics';
 import { opsRoutes } from './http/ops.routes';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerTextGuard } from './http/text-guard';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -95,6 +96,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   await app.register(cookie);
+  registerTextGuard(app, config);
   await registerSecurityHeaders(app, config);
   const registry = registerMetrics(app);
   registerAccess(app, ctx);
