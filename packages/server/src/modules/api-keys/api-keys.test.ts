@@ -141,6 +141,21 @@ describe('Authorization: Bearer <API key>', () => {
     expect((await bearer.get(`/api/orgs/${foreign.zoneA.id}`)).status).toBe(404);
   });
 
+  it('refuses to create an API key with an API key (403), even a global administrator’s all-zones key', async () => {
+    const { zoneA, session } = await setup({ globalAdmin: true });
+    for (const zone_id of [null, zoneA.id]) {
+      const { key } = await createKey(session, zoneA.id, { name: 'parent', zone_id });
+      const res = await call(t, { bearer: key }, 'POST', `/api/users/self/api_keys?o=${zoneA.id}`, { name: 'child' });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        code: 'authz.forbidden',
+        message: 'An API key cannot create API keys. Sign in to the console to create one.',
+      });
+    }
+    const listed = await session.get(`/api/users/self/api_keys?o=${zoneA.id}`);
+    expect(listed.body.map((k: { name: string }) => k.name).sort()).toEqual(['parent', 'parent']);
+  });
+
   it('refuses a revoked key on the very next request', async () => {
     const { zoneA, session } = await setup();
     const created = await createKey(session, zoneA.id);
