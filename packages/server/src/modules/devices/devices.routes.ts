@@ -86,7 +86,7 @@ export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agen
         tags,
         summary: 'List devices',
         description:
-          'Endpoint.read. Zero-based `page`, `limit` 1–500, `sort=field:asc|desc`, filters by group, OS family, ' +
+          'Endpoint.read. Zero-based `page`, `limit` 1–700, `sort=field:asc|desc`, filters by group, OS family, ' +
           'online/offline, needs-reboot, compliance, tag, and `search` (name, host name or IP).',
         security,
         querystring: ZListDevicesQuery,
