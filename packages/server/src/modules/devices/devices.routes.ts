@@ -25,6 +25,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
+import { csvCell } from '../../http/csv';
 import {
   batchDevices,
   exportDevices,
@@ -63,15 +64,6 @@ const CSV_COLUMNS: [keyof Device, string][] = [
   ['compliance', 'Compliance'],
   ['create_time', 'Created'],
 ];
-
-/**
- * A cell a spreadsheet cannot take for a formula: values starting with = + - @, tab or
- * carriage return get a leading apostrophe (OWASP's CSV injection advice).
- */
-export function csvCell(value: unknown): string {
-  const text = Array.isArray(value) ? value.join(' ') : value === null || value === undefined ? '' : String(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
 
 /** Devices (`/api/servers…`), the add-devices info and the dashboard. */
 export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agents: AgentRuntime): Promise<void> {
