@@ -56,6 +56,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
+    http: {
+      // A connection that trickles its headers gets 408 after HEADERS_TIMEOUT_MS. Node checks on
+      // an interval (30 s by default, which made 10 s up to 40 s): check often enough to keep it.
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     // A hop count becomes a function: Fastify's types take only booleans, addresses and functions.
     trustProxy:
       typeof config.trustProxy === 'number'
