@@ -244,11 +244,11 @@ describe('Authorization: Bearer <API key>', () => {
     expect(withCookie.body.code).toBe('csrf');
   });
 
-  it('lets a zone-bound key make keys only for its own zone', async () => {
+  it('lets a zone-bound key make no keys, not even for its own zone (403)', async () => {
     const { zoneA, zoneB, session } = await setup();
     const { key } = await createKey(session, zoneA.id);
     const bearer = clientFor(t, { bearer: key });
-    expect((await bearer.post('/api/users/self/api_keys', { name: 'child', zone_id: zoneB.id })).status).toBe(404);
-    expect((await bearer.post('/api/users/self/api_keys', { name: 'child' })).status).toBe(201);
+    expect((await bearer.post('/api/users/self/api_keys', { name: 'child', zone_id: zoneB.id })).status).toBe(403);
+    expect((await bearer.post('/api/users/self/api_keys', { name: 'child' })).status).toBe(403);
   });
 });
