@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { TEXTS } from '@patchwell/core/texts';
 import type { ApiError } from '@patchwell/core/shell/errors';
+import { dbInputError } from './db-input-errors';
 
 /** Field name → its messages; the 400 body's `errors`. */
 export type FieldErrors = Record<string, string[]>;
@@ -92,6 +93,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.code === 'FST_ERR_RESPONSE_SERIALIZATION' && isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
       return send(reply, 500, { code: 'internal', message: TEXTS.generic.unexpected });
+    }
+    const input = dbInputError(err);
+    if (input) {
+      request.log.info({ err }, 'the database refused the request’s input');
+      return send(reply, 400, input);
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

@@ -84,4 +84,17 @@ describe('host-import uploads (defect 4)', () => {
     expect(res.body.summary).toMatchObject({ total: rows, imported: rows, error: 0 });
     expect(await importedCount('under-')).toBe(rows);
   });
+
+  it('refuses a CSV holding a NUL character with 400 and stores none of its rows', async () => {
+    const csv = Buffer.from('hostname,notes\nnul-1,fine\nnul-2,a\u0000b\n');
+    const res = await uploadInPieces(csv, false);
+    expect(res).toEqual({
+      status: 400,
+      body: {
+        code: 'host_imports.nul_character',
+        message: 'Line 3 holds a NUL character, so this is not a text file. Save it as “CSV UTF-8” and upload that.',
+      },
+    });
+    expect(await importedCount('nul-')).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import { AppError, validationError } from './errors';
+import { TEXT_GUARD_MESSAGE, isUnstorableText } from './text-guard';
 
 /**
  * Single-file uploads (multipart/form-data), as the routes that take one file share them:
@@ -40,6 +41,11 @@ export async function firstFilePart(request: FastifyRequest, texts: UploadTexts)
   try {
     const part = await request.file();
     if (!part) throw new AppError(`${texts.code}.no_file`, 400, `Choose ${texts.choose} to upload.`);
+    // The edge text guard sees JSON bodies only; a file name is text a store may keep too.
+    if (isUnstorableText(part.filename)) {
+      part.file.resume();
+      throw validationError({ file: [TEXT_GUARD_MESSAGE] });
+    }
     return part;
   } catch (err) {
     if (isTooLarge(err)) throw texts.tooLarge();
