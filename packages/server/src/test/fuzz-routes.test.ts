@@ -258,9 +258,29 @@ function multipart(filename: string, content: Buffer): { payload: Buffer; header
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-/** Bodies the schema alone cannot make valid (real keys, matching passwords), so cases reach the stores. */
-function knownBodies(accessKey: string): Record<string, unknown> {
+/** A patch policy on one group, unscheduled. */
+function policyBody(groupId: number) {
   return {
+    name: 'Fuzz policy',
+    policy_type_name: 'patch',
+    server_groups: [groupId],
+    schedule_days: 0,
+    schedule_time: '02:00',
+    use_scheduled_timezone: true,
+    configuration: { auto_patch: true, notify_user: false, auto_reboot: false, patch_rule: 'all' },
+    notes: '',
+  };
+}
+
+/** Bodies the schema alone cannot make valid (real keys, matching passwords), so cases reach the stores. */
+function knownBodies(accessKey: string, objects: Objects): Record<string, unknown> {
+  const policy = policyBody(objects.groupId);
+  return {
+    'POST /api/policies': policy,
+    'PUT /api/policies/{id}': policy,
+    'POST /api/policies/preview': policy,
+    'POST /api/inviteUser': { email: 'fuzz-invitee@example.com', role_id: 2 },
+    'POST /api/servers/batch': { action: 'tag', ids: [objects.deviceId], tags: ['fuzz'] },
     'POST /api/agent/v1/enroll': enrollBody(accessKey, { hostname: 'fuzz-enrolled' }),
     'PUT /api/agent/v1/inventory': inventoryBody({ hostname: 'fuzz-device' }),
     'POST /api/agent/v1/checkin': { status: { logged_in_user: 'fuzz' }, inventory_hash: null, wait_s: 0 },
@@ -386,16 +406,7 @@ beforeAll(async () => {
   device = await enrollDevice(t, zone.accessKey, { hostname: 'fuzz-device' });
   const o = zone.zone.id;
   const group = await zone.admin.post(`/api/servergroups?o=${o}`, { name: 'Fuzz group' });
-  const policy = await zone.admin.post(`/api/policies?o=${o}`, {
-    name: 'Fuzz policy',
-    policy_type_name: 'patch',
-    server_groups: [group.body.id],
-    schedule_days: 0,
-    schedule_time: '02:00',
-    use_scheduled_timezone: true,
-    configuration: { auto_patch: true, notify_user: false, auto_reboot: false, patch_rule: 'all' },
-    notes: '',
-  });
+  const policy = await zone.admin.post(`/api/policies?o=${o}`, policyBody(group.body.id));
   const other = await buildUser(t.db, { accountId: zone.account.id, zones: { [o]: 2 } });
   expect([group.status, policy.status]).toEqual([201, 201]);
   objects = { zoneId: o, deviceId: device.id, groupId: group.body.id, policyId: policy.body.id, userId: other.id };
@@ -425,7 +436,7 @@ describe('every route of the OpenAPI document, fuzzed', () => {
           ? { name: 'signed-in', headers: { authorization: `Bearer ${device.token}` } }
           : { name: 'signed-in', headers: { cookie } };
         const callers: Caller[] = [signedIn, { name: 'anonymous', headers: {} }];
-        const known = knownBodies(zone.accessKey)[`${method} ${path}`];
+        const known = knownBodies(zone.accessKey, objects)[`${method} ${path}`];
         for (const c of casesFor(path, method, op, ids, objects, known)) {
           for (const caller of callers) {
             sent++;
