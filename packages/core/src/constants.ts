@@ -29,6 +29,9 @@ export const PAGE_SIZE_OPTIONS = [10, 25, 50, 100, 500] as const;
 export const PAGE_SIZE_MAX = 500;
 export const PAGE_SIZE_EXTRA = 700;
 
+/** The largest id the database's `integer` columns hold (2^31 - 1); a larger one names nothing. */
+export const ID_MAX = 2_147_483_647;
+
 /** Query-string parser limits (qs defaults, spec A section 9). */
 export const QUERY_PARSER = { depth: 5, arrayLimit: 20, parameterLimit: 1000 } as const;
 

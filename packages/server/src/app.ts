@@ -18,6 +18,7 @@ import { notFoundBody, registerErrorHandling } from './http/errors';
 import { registerMetrics } from './http/metrics';
 import { opsRoutes } from './http/ops.routes';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerTextGuard } from './http/text-guard';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -62,6 +63,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
+    http: {
+      // A connection that trickles its headers gets 408 after HEADERS_TIMEOUT_MS. Node checks on
+      // an interval (30 s by default, which made 10 s up to 40 s): check often enough to keep it.
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+    },
     // A hop count becomes a function: Fastify's types take only booleans, addresses and functions.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -102,6 +109,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   await app.register(cookie);
+  registerTextGuard(app, config);
   await registerSecurityHeaders(app, config);
   const registry = registerMetrics(app);
   registerAccess(app, ctx);

@@ -134,6 +134,27 @@ const ZEnv = z
       )
       .default(INSTALLER_MAX_BYTES),
     /**
+     * Milliseconds a connection may take to send a request's headers before it gets 408 and is
+     * closed: 1000 to 300000, default `10000`. Keeps slow-header clients (slowloris) from holding
+     * connections; a slow body (a large installer upload) is not limited by it.
+     */
+    HEADERS_TIMEOUT_MS: z.coerce
+      .number({ error: 'HEADERS_TIMEOUT_MS must be a whole number of milliseconds between 1000 and 300000.' })
+      .int('HEADERS_TIMEOUT_MS must be a whole number of milliseconds between 1000 and 300000.')
+      .min(1000, 'HEADERS_TIMEOUT_MS must be a whole number of milliseconds between 1000 and 300000.')
+      .max(300_000, 'HEADERS_TIMEOUT_MS must be a whole number of milliseconds between 1000 and 300000.')
+      .default(10_000),
+    /**
+     * A secret that lets Prometheus read `/metrics` from another machine, sent as
+     * `Authorization: Bearer <token>`: 16 to 256 visible ASCII characters (`openssl rand -hex 32`).
+     * Unset: `/metrics` answers only requests from this machine (loopback) that no proxy
+     * forwarded; everyone else gets 403.
+     */
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^[\x21-\x7e]{16,256}$/, 'METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces).')
+      .optional(),
+    /**
      * Whether to believe `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy, which
      * decides the client address used by sign-in and sign-up rate limits. Default off (`0`). `1` trusts
      * every proxy; a number trusts that many hops; otherwise a comma-separated list of
@@ -254,6 +275,10 @@ export type Config = {
   /** Largest uploaded installer (INSTALLER_MAX_BYTES); stored under `dataDir/installers`. */
   installerMaxBytes: number;
   trustProxy: boolean | number | string[];
+  /** HEADERS_TIMEOUT_MS: how long a connection may take to send its headers before 408. */
+  headersTimeoutMs: number;
+  /** METRICS_TOKEN (a secret: never log it); unset: /metrics answers loopback only. */
+  metricsToken: string | undefined;
   environment: string;
   /** SMTP relay URL (may hold a password: never log it); undefined keeps mail in the outbox. */
   smtpUrl: string | undefined;
@@ -315,6 +340,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     installerMaxBytes: e.INSTALLER_MAX_BYTES,
     trustProxy: e.TRUST_PROXY,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
     environment: e.NODE_ENV,
     smtpUrl: e.SMTP_URL,
     mailFrom:

@@ -48,7 +48,7 @@ export const CHECKIN_WAIT_MAX_S = 30;
 /** `POST /api/agent/v1/enroll`: a device registers with its zone's access key. */
 export const ZEnrollBody = z.object({
   /** The zone's access key (the zone is the key's). */
-  access_key: z.string().min(1),
+  access_key: z.string().min(1).max(256),
   /** Stable machine identifier (e.g. /etc/machine-id); the same one in the same zone gets the same device. */
   machine_id: z.string().min(1).max(200),
   /** The device's host name. */

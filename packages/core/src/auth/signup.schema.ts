@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { COMPANY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, ENDPOINTS_MAX, NAME_MAX_LENGTH } from '../constants';
+import {
+  COMPANY_NAME_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  ENDPOINTS_MAX,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+} from '../constants';
 import { TEXTS } from '../texts';
 import { ZPassword } from './password';
 
@@ -31,7 +37,10 @@ export const ZSignUpBody = z
     email: ZEmail,
     password: ZPassword,
     /** Repeats the password. */
-    password_confirmation: z.string({ error: TEXTS.validation.required }).min(1, TEXTS.validation.required),
+    password_confirmation: z
+      .string({ error: TEXTS.validation.required })
+      .min(1, TEXTS.validation.required)
+      .max(PASSWORD_MAX_LENGTH, `Value must be at most ${PASSWORD_MAX_LENGTH} characters.`),
     /** How many endpoints the company expects to manage. */
     endpoints: z.coerce
       .number({ error: TEXTS.validation.numberBetween(1, ENDPOINTS_MAX) })

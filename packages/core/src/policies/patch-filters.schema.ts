@@ -79,6 +79,7 @@ export const ZPatchPatterns = z
 export const ZSeverityFilter = z
   .array(ZSeverityFilterValue)
   .min(1, TEXTS.validation.atLeastOne)
+  .max(ZSeverityFilterValue.options.length)
   .refine((v) => new Set(v).size === v.length, 'Each severity may be chosen once.');
 
 /** Attributes an advanced rule tests (the spec's "filter attributes"). */

@@ -64,7 +64,10 @@ export const ZScheduleWeeks = bitmask(EVERY_WEEK);
 /** The months mask, 0 to 8190; 0 (or absent) means every month. */
 export const ZScheduleMonths = bitmask(EVERY_MONTH);
 /** The run time, 24-hour HH:mm. */
-export const ZScheduleTime = z.string().refine(isValidTime, 'Enter a 24-hour time as HH:mm.');
+export const ZScheduleTime = z
+  .string()
+  .max(5, 'Enter a 24-hour time as HH:mm.')
+  .refine(isValidTime, 'Enter a 24-hour time as HH:mm.');
 
 /** The schedule fields of a policy, as the family spells them. */
 export const ZPolicySchedule = z.object({

@@ -27,6 +27,9 @@ export type ApiKey = z.infer<typeof ZApiKey>;
 export const ZApiKeyList = z.array(ZApiKey);
 
 /** `POST /api/users/self/api_keys?o=`. */
+/** The longest lifetime a key can be given, in days. */
+export const API_KEY_MAX_DAYS = 3650;
+
 export const ZCreateApiKeyBody = z.object({
   /** Name to recognise the key by: 1 to 64 characters. */
   name: z
@@ -36,8 +39,16 @@ export const ZCreateApiKeyBody = z.object({
     .max(API_KEY_NAME_MAX_LENGTH, `Name must be at most ${API_KEY_NAME_MAX_LENGTH} characters.`),
   /** The zone the key acts in; omitted means zone `o`, null means all zones (global administrators only). */
   zone_id: z.number().int().positive().nullable().optional(),
-  /** Days until the key expires; omitted means never. */
-  expires_in_days: z.number().int().positive().optional(),
+  /** Days until the key expires, 1 to 3650 (ten years); omitted means never. */
+  expires_in_days: z
+    .number()
+    .int()
+    .positive()
+    .max(
+      API_KEY_MAX_DAYS,
+      `A key expires in at most ${API_KEY_MAX_DAYS} days; leave it empty for a key that never expires.`,
+    )
+    .optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof ZCreateApiKeyBody>;
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { NAME_MAX_LENGTH } from '../constants';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../constants';
 import { ZPassword } from '../auth/password';
 import { USER_STATUSES } from '../auth/profile.schema';
 import { ZEmail } from '../auth/signup.schema';
 import { TEXTS } from '../texts';
 import { ACCOUNT_ROLES } from '../zones/roles';
+
+const PASSWORD_TOO_LONG = `Value must be at most ${PASSWORD_MAX_LENGTH} characters.`;
 
 /**
  * Payloads of the user, invitation and account-user endpoints
@@ -80,11 +82,11 @@ export const ZUpdateSelfBody = z
     /** New e-mail; refused while the zone has SAML sign-on. */
     email: ZEmail.optional(),
     /** Current password, required to set a new one. */
-    password: z.string().optional(),
+    password: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).optional(),
     /** The new password. */
     password1: ZPassword.optional(),
     /** The new password repeated. */
-    password2: z.string().optional(),
+    password2: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.password1 === undefined) return;
@@ -168,7 +170,7 @@ export const ZAcceptInvitationBody = z
     /** The new user's password. */
     password: ZPassword.optional(),
     /** The password repeated. */
-    password_confirmation: z.string().optional(),
+    password_confirmation: z.string().max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG).optional(),
   })
   .refine((v) => v.password === undefined || v.password === v.password_confirmation, {
     path: ['password_confirmation'],
@@ -218,14 +220,17 @@ export const ZZoneAssignment = z.object({
 export type ZoneAssignment = z.infer<typeof ZZoneAssignment>;
 
 /** The full list of zone/role pairs; a zone twice is 'This user already exists in this Zone'. */
-export const ZZoneAssignments = z.array(ZZoneAssignment).superRefine((rows, ctx) => {
-  const seen = new Set<number>();
-  rows.forEach((row, i) => {
-    if (seen.has(row.zone_id))
-      ctx.addIssue({ code: 'custom', path: [i, 'zone_id'], message: TEXTS.users.alreadyInZone });
-    seen.add(row.zone_id);
+export const ZZoneAssignments = z
+  .array(ZZoneAssignment)
+  .max(10_000)
+  .superRefine((rows, ctx) => {
+    const seen = new Set<number>();
+    rows.forEach((row, i) => {
+      if (seen.has(row.zone_id))
+        ctx.addIssue({ code: 'custom', path: [i, 'zone_id'], message: TEXTS.users.alreadyInZone });
+      seen.add(row.zone_id);
+    });
   });
-});
 
 /** `POST /api/accounts/{accountId}/users`: create a user and send the invitation. */
 export const ZCreateAccountUserBody = z.object({

@@ -7,6 +7,10 @@ import { ACTIONS, RESOURCE_ACTIONS, RESOURCES, type Action, type Resource } from
  * Session settings use `ZSessionSettings` from `shell/session-settings.schema.ts`.
  */
 
+/** Longest zone name (a person reads it in the zone menu; also keeps the unique index within its size). */
+export const ZONE_NAME_MAX_LENGTH = 100;
+const ZONE_NAME_TOO_LONG = `Zone name must be at most ${ZONE_NAME_MAX_LENGTH} characters.`;
+
 /** A zone (organisation) as `GET /api/orgs`, `GET /api/orgs/{id}` and the account scope return it. */
 export const ZZone = z.object({
   /** Numeric zone id: the `o` of every zone-scoped call. */
@@ -41,14 +45,22 @@ export type ZoneList = z.infer<typeof ZZoneList>;
 /** `POST /api/orgs?o=` (the creation dialog): the new zone's parent is derived from `o`. */
 export const ZCreateZoneBody = z.object({
   /** Zone name, required ('Zone name is required.'), unique per account. */
-  name: z.string({ error: TEXTS.zones.nameRequiredDialog }).trim().min(1, TEXTS.zones.nameRequiredDialog),
+  name: z
+    .string({ error: TEXTS.zones.nameRequiredDialog })
+    .trim()
+    .min(1, TEXTS.zones.nameRequiredDialog)
+    .max(ZONE_NAME_MAX_LENGTH, ZONE_NAME_TOO_LONG),
 });
 export type CreateZoneBody = z.infer<typeof ZCreateZoneBody>;
 
 /** `PUT /api/orgs/{id}` and `PUT /api/accounts/{accountId}/zones/{zoneId}` (the zone editor). */
 export const ZUpdateZoneBody = z.object({
   /** Zone name, required ('Zone Name is required'), unique per account. */
-  name: z.string({ error: TEXTS.zones.nameRequiredEditor }).trim().min(1, TEXTS.zones.nameRequiredEditor),
+  name: z
+    .string({ error: TEXTS.zones.nameRequiredEditor })
+    .trim()
+    .min(1, TEXTS.zones.nameRequiredEditor)
+    .max(ZONE_NAME_MAX_LENGTH, ZONE_NAME_TOO_LONG),
 });
 export type UpdateZoneBody = z.infer<typeof ZUpdateZoneBody>;
 
@@ -81,14 +93,16 @@ export const ZZonePrefList = z.array(ZZonePref);
 /** `POST /api/orgs/self/prefs` and `POST /api/users/self/prefs`: preferences to set. */
 export const ZSetPrefsBody = z.object({
   /** Each preference to create or overwrite. */
-  prefs: z.array(
-    z.object({
-      /** Preference key. */
-      pref_name: z.string().min(1),
-      /** Preference value, as a string. */
-      value: z.string(),
-    }),
-  ),
+  prefs: z
+    .array(
+      z.object({
+        /** Preference key. */
+        pref_name: z.string().min(1).max(100),
+        /** Preference value, as a string. */
+        value: z.string().max(10_000),
+      }),
+    )
+    .max(100),
 });
 export type SetPrefsBody = z.infer<typeof ZSetPrefsBody>;
 

@@ -4,6 +4,7 @@ import { TEXTS } from '@patchwell/core/texts';
 import { ERROR_CATALOGUE, type ErrorCode } from '@patchwell/core/shell/error-catalogue';
 import type { ApiError } from '@patchwell/core/shell/errors';
 import { AppError, type FieldErrors } from '../domain/errors';
+import { dbInputError } from './db-input-errors';
 
 // Routes and http/ files may take these from here too; services import them from src/domain/.
 export { AppError, validationError, type FieldErrors } from '../domain/errors';
@@ -72,6 +73,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.code === 'FST_ERR_RESPONSE_SERIALIZATION' && isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
       return send(reply, 500, { code: 'internal', message: ERROR_CATALOGUE.internal.message });
+    }
+    const input = dbInputError(err);
+    if (input) {
+      request.log.info({ err }, 'the database refused the request’s input');
+      return send(reply, 400, input);
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

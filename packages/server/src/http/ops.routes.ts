@@ -1,12 +1,35 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { pingDb } from '../db/health.store';
+import { AppError } from './errors';
 
 const tags = ['operations'];
 const ZHealth = z.object({ status: z.enum(['ok', 'unavailable']) });
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Whether a request may read `/metrics`: it carries `Authorization: Bearer <METRICS_TOKEN>`, or
+ * it comes from this machine. The socket's address decides (not `request.ip`), and a request a
+ * proxy forwarded never counts as local: behind a reverse proxy on the same machine every
+ * request arrives from loopback.
+ */
+function mayReadMetrics(request: FastifyRequest, token: string | undefined): boolean {
+  if (token) {
+    const given = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    // Compared as hashes, in constant time, so the answer's timing says nothing of the token.
+    if (given !== undefined && timingSafeEqual(digest(given), digest(token))) return true;
+  }
+  const local = LOOPBACK.has(request.socket.remoteAddress ?? '');
+  return local && !FORWARDING_HEADERS.some((h) => request.headers[h] !== undefined);
+}
 
 /**
  * Probes and metrics for operators and load balancers. `/healthz`: the process answers.
@@ -53,8 +76,24 @@ export async function opsRoutes(
 
   app.get(
     '/metrics',
-    { config: { access: 'public' }, schema: { tags, summary: 'Prometheus metrics (text exposition format)' } },
-    async (_request, reply) => {
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Prometheus metrics (text exposition format)',
+        description:
+          'Only from this machine (loopback, not through a proxy), or with `Authorization: Bearer <METRICS_TOKEN>`; ' +
+          '403 otherwise.',
+      },
+    },
+    async (request, reply) => {
+      if (!mayReadMetrics(request, ctx.config.metricsToken)) {
+        throw new AppError(
+          'metrics.forbidden',
+          403,
+          'Metrics are served to this machine only, or with the bearer token set in METRICS_TOKEN.',
+        );
+      }
       reply.header('content-type', deps.registry.contentType);
       return deps.registry.metrics();
     },

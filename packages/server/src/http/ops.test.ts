@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
 import type { DbHandle } from '../db/client';
 import { createTestDb } from '../test/db';
 import { bodyOf, startTestApp, type TestApp } from '../test/app';
@@ -56,6 +57,44 @@ describe('probes', () => {
 });
 
 describe('GET /metrics', () => {
+  it('answers only loopback requests no proxy forwarded while METRICS_TOKEN is unset (defect 9)', async () => {
+    const get = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await get(local)).statusCode).toBe(200);
+    const remote = await get('203.0.113.9');
+    expect(remote.statusCode).toBe(403);
+    expect(remote.json()).toEqual({
+      code: 'metrics.forbidden',
+      message: 'Metrics are served to this machine only, or with the bearer token set in METRICS_TOKEN.',
+    });
+    expect((await get('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(403);
+    expect((await get('127.0.0.1', { forwarded: 'for=203.0.113.9' })).statusCode).toBe(403);
+  });
+
+  it('answers any address that brings METRICS_TOKEN as a bearer token', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const withToken = await startTestApp({ db: handle, env: { METRICS_TOKEN: token } });
+    try {
+      const get = (headers: Record<string, string>) =>
+        withToken.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9', headers });
+      expect((await get({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
+      expect((await get({ authorization: `Bearer ${token}x` })).statusCode).toBe(403);
+      expect((await get({})).statusCode).toBe(403);
+    } finally {
+      await withToken.close();
+    }
+  });
+
+  it('validates METRICS_TOKEN', () => {
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    for (const bad of ['short', 'has a space in it here', 'x'.repeat(257)]) {
+      expect(() => loadConfig({ METRICS_TOKEN: bad })).toThrow(
+        'METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces).',
+      );
+    }
+  });
+
   it('exposes default metrics and per-route request counts and durations', async () => {
     await t.request('/healthz');
     await t.request('/api/nowhere');

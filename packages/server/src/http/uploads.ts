@@ -1,6 +1,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../domain/errors';
+import { AppError, validationError } from '../domain/errors';
+import { TEXT_GUARD_MESSAGE, isUnstorableText } from './text-guard';
 
 /**
  * Single-file uploads (multipart/form-data), as the routes that take one file share them:
@@ -40,11 +41,34 @@ export async function firstFilePart(request: FastifyRequest, texts: UploadTexts)
   try {
     const part = await request.file();
     if (!part) throw new AppError(`${texts.code}.no_file`, 400, `Choose ${texts.choose} to upload.`);
+    // The edge text guard sees JSON bodies only; a file name is text a store may keep too.
+    if (isUnstorableText(part.filename)) {
+      part.file.resume();
+      throw validationError({ file: [TEXT_GUARD_MESSAGE] });
+    }
     return part;
   } catch (err) {
     if (isTooLarge(err)) throw texts.tooLarge();
     throw err;
   }
+}
+
+/**
+ * The whole file part in memory, or the upload's 413. The parser's own `toBuffer()` checks the
+ * cut only while chunks arrive, so a file whose last accepted chunk ends exactly at the limit
+ * (browsers send 64 KiB chunks, and 1 MiB is 16 of them) came back cut short and was accepted;
+ * `truncated` is final once the stream has ended, so it is checked then.
+ */
+export async function readWholeFile(part: MultipartFile, texts: Pick<UploadTexts, 'tooLarge'>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  } catch (err) {
+    if (isTooLarge(err)) throw texts.tooLarge();
+    throw err;
+  }
+  if (part.file.truncated) throw texts.tooLarge();
+  return Buffer.concat(chunks);
 }
 
 /** Whether an error is the multipart parser's "over the limit". */

@@ -42,7 +42,8 @@ export async function apiKeysRoutes(root: FastifyInstance, ctx: AppContext): Pro
         description:
           'The key (`pw_` and 40 characters) acts with the caller’s current permissions in `zone_id` (default: ' +
           'zone `o`), sent as `Authorization: Bearer <key>`. `zone_id: null` (every zone of the account) is ' +
-          'for global administrators (403 otherwise); a zone the caller may not enter answers 404.',
+          'for global administrators (403 otherwise); a zone the caller may not enter answers 404. Needs a ' +
+          'session: a call made with an API key answers 403 (a key cannot create keys).',
         security,
         querystring: ZZoneQuery,
         body: ZCreateApiKeyBody,

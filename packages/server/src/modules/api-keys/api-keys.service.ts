@@ -30,6 +30,8 @@ export const API_KEY_ERRORS = {
   invalid: { code: 'auth.invalid_api_key', message: 'The API key is invalid, expired or revoked.' },
   /** 403 on creation: `zone_id: null` (every zone) is for global administrators. */
   allZones: 'Only a global administrator can create a key for all zones.',
+  /** 403 on creation with a key: a leaked key must not be able to mint keys that outlive its revocation. */
+  fromKey: 'An API key cannot create API keys. Sign in to the console to create one.',
 } as const;
 
 /** `pw_` and 40 base62 characters (~238 bits), drawn without modulo bias. */
@@ -111,7 +113,8 @@ export async function listApiKeys(ctx: AppContext, authz: Authz): Promise<ApiKey
  * Creates a key for the caller, acting in `zone_id` (default: zone `o`) with the caller's
  * permissions there, or in every zone of the account (`zone_id: null`, global
  * administrators only). The key is returned this once; only its hash is kept.
- * @throws AppError 400 without a zone, 404 a zone the caller may not enter, 403 `null` for a non-global administrator.
+ * @throws AppError 403 when the caller is itself an API key, 400 without a zone, 404 a zone the caller may
+ * not enter, 403 `null` for a non-global administrator.
  */
 export async function createApiKey(
   ctx: AppContext,
@@ -119,6 +122,7 @@ export async function createApiKey(
   zoneIdOfPage: number | undefined,
   body: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
+  if (authz.via === 'api_key') throw new AppError('authz.forbidden', 403, API_KEY_ERRORS.fromKey);
   const { actor } = authz;
   const zoneId = body.zone_id === undefined ? (zoneIdOfPage ?? actor.onlyZoneId ?? undefined) : body.zone_id;
   if (zoneId === undefined) throw validationError({ zone_id: [TEXTS.validation.namedRequired('Zone')] });

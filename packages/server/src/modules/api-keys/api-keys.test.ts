@@ -141,6 +141,21 @@ describe('Authorization: Bearer <API key>', () => {
     expect((await bearer.get(`/api/orgs/${foreign.zoneA.id}`)).status).toBe(404);
   });
 
+  it('refuses to create an API key with an API key (403), even a global administrator’s all-zones key', async () => {
+    const { zoneA, session } = await setup({ globalAdmin: true });
+    for (const zone_id of [null, zoneA.id]) {
+      const { key } = await createKey(session, zoneA.id, { name: 'parent', zone_id });
+      const res = await call(t, { bearer: key }, 'POST', `/api/users/self/api_keys?o=${zoneA.id}`, { name: 'child' });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        code: 'authz.forbidden',
+        message: 'An API key cannot create API keys. Sign in to the console to create one.',
+      });
+    }
+    const listed = await session.get(`/api/users/self/api_keys?o=${zoneA.id}`);
+    expect(listed.body.map((k: { name: string }) => k.name).sort()).toEqual(['parent', 'parent']);
+  });
+
   it('refuses a revoked key on the very next request', async () => {
     const { zoneA, session } = await setup();
     const created = await createKey(session, zoneA.id);
@@ -229,11 +244,11 @@ describe('Authorization: Bearer <API key>', () => {
     expect(withCookie.body.code).toBe('csrf');
   });
 
-  it('lets a zone-bound key make keys only for its own zone', async () => {
+  it('lets a zone-bound key make no keys, not even for its own zone (403)', async () => {
     const { zoneA, zoneB, session } = await setup();
     const { key } = await createKey(session, zoneA.id);
     const bearer = clientFor(t, { bearer: key });
-    expect((await bearer.post('/api/users/self/api_keys', { name: 'child', zone_id: zoneB.id })).status).toBe(404);
-    expect((await bearer.post('/api/users/self/api_keys', { name: 'child' })).status).toBe(201);
+    expect((await bearer.post('/api/users/self/api_keys', { name: 'child', zone_id: zoneB.id })).status).toBe(403);
+    expect((await bearer.post('/api/users/self/api_keys', { name: 'child' })).status).toBe(403);
   });
 });

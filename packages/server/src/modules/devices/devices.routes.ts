@@ -25,6 +25,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
+import { csvCell } from '../../http/csv';
 import {
   batchDevices,
   exportDevices,
@@ -64,15 +65,6 @@ const CSV_COLUMNS: [keyof Device, string][] = [
   ['create_time', 'Created'],
 ];
 
-/**
- * A cell a spreadsheet cannot take for a formula: values starting with = + - @, tab or
- * carriage return get a leading apostrophe (OWASP's CSV injection advice).
- */
-export function csvCell(value: unknown): string {
-  const text = Array.isArray(value) ? value.join(' ') : value === null || value === undefined ? '' : String(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 /** Devices (`/api/servers…`), the add-devices info and the dashboard. */
 export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agents: AgentRuntime): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -86,7 +78,7 @@ export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agen
         tags,
         summary: 'List devices',
         description:
-          'Endpoint.read. Zero-based `page`, `limit` 1–500, `sort=field:asc|desc`, filters by group, OS family, ' +
+          'Endpoint.read. Zero-based `page`, `limit` 1–700, `sort=field:asc|desc`, filters by group, OS family, ' +
           'online/offline, needs-reboot, compliance, tag, and `search` (name, host name or IP).',
         security,
         querystring: ZListDevicesQuery,

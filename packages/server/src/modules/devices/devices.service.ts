@@ -194,7 +194,8 @@ export async function updateDevice(
     patch.groupId = group.id;
     patch.checkinIntervalS = group.checkinIntervalS;
   }
-  await storeUpdateDevice(ctx.db, zone.id, id, patch);
+  // An empty body changes nothing (an UPDATE without columns is no SQL at all).
+  if (Object.keys(patch).length) await storeUpdateDevice(ctx.db, zone.id, id, patch);
   if (patch.groupId !== undefined) await refreshCompliance(ctx.db, [id]);
   if (patch.checkinIntervalS !== undefined) await ctx.agents.forget([id]);
   return getDevice(ctx, authz, zone.id, id);

@@ -24,7 +24,7 @@ export async function globalDevicesRoutes(root: FastifyInstance, ctx: AppContext
         summary: 'Devices of every zone of the account',
         description:
           'Global administrators of the account only: another account answers 404, other users of the account 403. ' +
-          'Zero-based `page`, `limit` 1–500, `sort=field:asc|desc`, `search` (name, host name, IP or zone name).',
+          'Zero-based `page`, `limit` 1–700, `sort=field:asc|desc`, `search` (name, host name, IP or zone name).',
         security,
         params: ZAccountParams,
         querystring: ZGlobalDevicesQuery,

@@ -79,11 +79,22 @@ function decode(file: Buffer): string {
   if (file.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
     throw badFile('not_csv', 'This file is a spreadsheet workbook, not CSV. Save it as “CSV UTF-8” and upload that.');
   }
+  let text: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(file);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(file);
   } catch {
     throw badFile('not_utf8', 'The file is not UTF-8 text. Save it as “CSV UTF-8” and upload it again.');
   }
+  // A NUL is no text a CSV holds (and none the database can store): a binary file, or UTF-16.
+  const nul = text.indexOf('\0');
+  if (nul >= 0) {
+    const line = text.slice(0, nul).split('\n').length;
+    throw badFile(
+      'nul_character',
+      `Line ${line} holds a NUL character, so this is not a text file. Save it as “CSV UTF-8” and upload that.`,
+    );
+  }
+  return text;
 }
 
 /** Splits the CSV into its header and data rows (with line numbers), within the row limit. */

@@ -15,7 +15,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { AppError } from '../../domain/errors';
-import { firstFilePart, isTooLarge, registerSingleFileUploads } from '../../http/uploads';
+import { firstFilePart, readWholeFile, registerSingleFileUploads } from '../../http/uploads';
 import { importHosts, listHostImports, removeHostImport } from './host-imports.service';
 
 const tags = ['devices'];
@@ -42,13 +42,7 @@ async function readCsvUpload(request: FastifyRequest): Promise<Buffer> {
     choose: 'a CSV file',
     tooLarge,
   });
-  let file: Buffer;
-  try {
-    file = await part.toBuffer();
-  } catch (err) {
-    if (isTooLarge(err)) throw tooLarge();
-    throw err;
-  }
+  const file = await readWholeFile(part, { tooLarge });
   const isCsv = CSV_TYPES.has(part.mimetype.toLowerCase()) || /\.csv$/i.test(part.filename);
   if (!isCsv) {
     throw new AppError('host_imports.not_csv', 415, 'The file must be a CSV file (.csv).');
