@@ -80,6 +80,24 @@ export default tseslint.config(
     },
   },
   {
+    // Core is pure (ARCHITECTURE.md): no file, network or process I/O, so the console and the
+    // agent can import any of it. Data the server ships (the worklet catalogue) lives there.
+    files: ['packages/core/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(node:)?(fs|fs/promises|net|http|https|child_process|dgram|dns|os|worker_threads)$`,
+              message: 'packages/core does no I/O: put this in the server or the agent.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Import cycles, in every package: type-only imports do not count (they vanish at run time).
     files: ['packages/*/src/**/*.{ts,tsx}'],
     plugins: importX.flatConfigs.typescript.plugins,

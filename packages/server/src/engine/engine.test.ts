@@ -13,7 +13,7 @@ import {
   postResult,
   requiredSoftwareBody,
   type TestZone,
-} from '../modules/policies/policy-fixtures';
+} from '../test/policy-fixtures';
 
 /**
  * The engine end to end through HTTP: policies created with the API, devices enrolled and

@@ -17,7 +17,7 @@ import {
   patchPolicyBody,
   postResult,
   type TestZone,
-} from '../modules/policies/policy-fixtures';
+} from '../test/policy-fixtures';
 import { NOTICE_DEFAULTS } from './notices';
 
 /**

@@ -14,7 +14,7 @@ import {
   patch,
   patchPolicyBody,
   type TestZone,
-} from '../modules/policies/policy-fixtures';
+} from '../test/policy-fixtures';
 
 /**
  * The scheduler on two server nodes sharing one database (two apps in this process: on

@@ -11,7 +11,7 @@ import {
   patchPolicyBody,
   postResult,
   type TestZone,
-} from '../policies/policy-fixtures';
+} from '../../test/policy-fixtures';
 import { backfillCompliance } from './compliance.store';
 
 /**

@@ -19,7 +19,7 @@ import {
   postResult,
   requiredSoftwareBody,
   type TestZone,
-} from '../policies/policy-fixtures';
+} from '../../test/policy-fixtures';
 import { installerPath, installersRoot } from './installers.files';
 
 /** Installers of required-software policies through HTTP: upload, limits, zones, the agent's download, clone. */

@@ -5,7 +5,7 @@ import { createPolicyEngine, type PolicyEngine } from '../../engine/scheduler';
 import { approvalsRoutes } from './approvals.routes';
 import { policiesRoutes } from './policies.routes';
 import { runsRoutes } from './runs.routes';
-import { workletCatalogRoutes } from './worklet-catalog.routes';
+import { workletCatalogRoutes } from '../worklets/worklet-catalog.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {

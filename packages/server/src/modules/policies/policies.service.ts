@@ -6,7 +6,7 @@ import {
 } from '@patchwell/core/policies/policies.schema';
 import type { PolicyResponse } from '@patchwell/core/policies/policy-responses.schema';
 import type { PolicyStats } from '@patchwell/core/policies/policy-runs.schema';
-import { findWorkletByLegacyId } from '@patchwell/core/worklets/worklet-catalog';
+import { findWorkletByLegacyId } from '../worklets/worklet-catalog.loader';
 import type { Authz } from '../../domain/authz';
 import { validationError } from '../../domain/errors';
 import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';

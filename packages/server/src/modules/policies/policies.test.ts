@@ -12,7 +12,7 @@ import {
   patchPolicyBody,
   requiredSoftwareBody,
   type TestZone,
-} from './policy-fixtures';
+} from '../../test/policy-fixtures';
 
 /** The policies API through HTTP: CRUD, validation, permissions, clone, preview, the worklet catalogue. */
 

@@ -1,13 +1,6 @@
 import type { InventoryPatch, InventorySoftware, OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
-import type { TestApp } from '../../test/app';
-import {
-  agentCall,
-  buildZoneWithKey,
-  checkinAs,
-  enrollDevice,
-  inventoryBody,
-  type EnrolledDevice,
-} from '../../test/agents';
+import type { TestApp } from './app';
+import { agentCall, buildZoneWithKey, checkinAs, enrollDevice, inventoryBody, type EnrolledDevice } from './agents';
 
 /**
  * Test fixtures of the policies tests: a zone with its default group, devices enrolled

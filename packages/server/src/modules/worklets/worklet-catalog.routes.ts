@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
-import { findWorkletCatalogEntry, loadWorkletCatalog } from '@patchwell/core/worklets/worklet-catalog';
+import { findWorkletCatalogEntry, loadWorkletCatalog } from './worklet-catalog.loader';
 import {
   ZWorkletCatalogEntry,
   ZWorkletCatalogIdParams,

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPowerShellSanity } from './powershell-sanity';
-import { loadWorkletCatalog, readWorkletCatalogEntry, WORKLET_CATALOG_DIR } from './worklet-catalog';
-import { ZWorkletCatalogEntry, type WorkletCatalogEntry } from './worklet-catalog.schema';
-import { applyWorkletEntryParameters, queryWorkletCatalog } from './worklet-rules';
+import { loadWorkletCatalog, readWorkletCatalogEntry, WORKLET_CATALOG_DIR } from './worklet-catalog.loader';
+import { ZWorkletCatalogEntry, type WorkletCatalogEntry } from '@patchwell/core/worklets/worklet-catalog.schema';
+import { applyWorkletEntryParameters, queryWorkletCatalog } from '@patchwell/core/worklets/worklet-rules';
 
 const catalog = loadWorkletCatalog();
 const byOs = (os: string) => catalog.filter((e) => e.os_family === os);

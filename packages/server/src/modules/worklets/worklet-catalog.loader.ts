@@ -6,8 +6,8 @@ import {
   ZWorkletCatalogMeta,
   workletLanguageFor,
   type WorkletCatalogEntry,
-} from './worklet-catalog.schema';
-import { readWorkletParameter } from './worklet-rules';
+} from '@patchwell/core/worklets/worklet-catalog.schema';
+import { readWorkletParameter } from '@patchwell/core/worklets/worklet-rules';
 
 /**
  * Loads the shipped worklet catalogue from `catalog/<id>/`. SERVER AND TESTS ONLY: this

@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWorkletCatalog } from './worklet-catalog';
-import { applyWorkletEntryParameters } from './worklet-rules';
+import { loadWorkletCatalog } from './worklet-catalog.loader';
+import { applyWorkletEntryParameters } from '@patchwell/core/worklets/worklet-rules';
 
 /**
  * Runs the Linux worklets for real on this machine, the way the agent does (`bash -s`
