@@ -6,12 +6,11 @@
  * through one limiter so sockets stay bounded; only a small pool of devices long-polls.
  */
 import type { RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
-import { AgentApiError, createApiClient, type AgentApi } from '../api/client.js';
-import { postResult } from '../jobs/executor.js';
+import { AgentApiError, createApiClient, NetworkError, type AgentApi } from '../api/client.js';
 import { inventoryHash } from '../jobs/inventory.js';
 import { deferredRunText } from '../notify/notifier.js';
 import type { AgentCommand, CommandResult, DeviceStatus, Inventory } from '../protocol.js';
-import { backoffDelay, jitteredInterval } from '../run/backoff.js';
+import { backoffDelay, jitteredInterval, retryDelay } from '../run/backoff.js';
 import { AGENT_VERSION } from '../version.js';
 import { generateMachine, type SimMachine } from './inventory.js';
 import { noticeBefore, rebootAfter } from './notices.js';
@@ -31,6 +30,8 @@ export type FleetOptions = {
   timeScale?: number;
   fetch?: typeof fetch;
   log?: (message: string) => void;
+  /** Longest wait between tries of a result or an inventory the server could not store (default 60 s). */
+  retryMaxMs?: number;
 };
 
 export type FleetStats = {
@@ -39,6 +40,8 @@ export type FleetStats = {
   removed: number;
   checkins: number;
   checkin_errors: number;
+  /** Tries of results and inventories that failed (unreachable, 5xx, 429) and were retried. */
+  retries: number;
   inventories: number;
   commands: number;
   results: number;
@@ -108,6 +111,7 @@ export function startFleet(options: FleetOptions) {
     removed: 0,
     checkins: 0,
     checkin_errors: 0,
+    retries: 0,
     inventories: 0,
     commands: 0,
     results: 0,
@@ -217,9 +221,55 @@ export function startFleet(options: FleetOptions) {
     d.sentHash = null;
   }
 
+  /** Waits `ms`, or rejects as soon as the fleet stops (ending a retry loop). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (stopped) return reject(new Error('fleet stopped'));
+      const onAbort = () => {
+        clearTimeout(t);
+        timers.delete(t);
+        reject(new Error('fleet stopped'));
+      };
+      const t = setTimeout(() => {
+        timers.delete(t);
+        controller.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      timers.add(t);
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+    });
+
+  /**
+   * Sends until the server stores it, as a real agent keeps a result it could not post: an
+   * unreachable server and 5xx/429 answers (503 while its database restarts) are retried
+   * with backoff, waiting at least the server's Retry-After; other errors are thrown.
+   */
+  async function untilStored(d: SimDevice, send: () => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await limit(send);
+        return;
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        stats.retries++;
+        await pause(retryDelay(attempt, err.retryAfterMs, d.rng.next, options.retryMaxMs ?? 60_000));
+      }
+    }
+  }
+
+  /** Posts a command's result until stored; a 404 (command gone) ends it too. */
+  const storeResult = (d: SimDevice, id: number, result: CommandResult) =>
+    untilStored(d, async () => {
+      try {
+        await d.api.postResult(id, result);
+      } catch (err) {
+        if (!(err instanceof AgentApiError && err.status === 404)) throw err;
+      }
+    });
+
   async function sendInventory(d: SimDevice) {
     const hash = d.hash;
-    await limit(() => d.api.putInventory(inventory(d)));
+    await untilStored(d, () => d.api.putInventory(inventory(d)));
     release(d);
     d.sentHash = hash;
     stats.inventories++;
@@ -294,7 +344,7 @@ export function startFleet(options: FleetOptions) {
       data: { simulated_device: true, purpose: 'evaluate' },
     };
     void track(
-      limit(() => postResult(d.api, cmd.id, result, { attempts: 3 }))
+      storeResult(d, cmd.id, result)
         .then(() => void stats.results++)
         .catch((err: unknown) =>
           log(`${d.machine.system.hostname}: evaluation ${cmd.id} not posted: ${(err as Error).message}`),
@@ -353,7 +403,7 @@ export function startFleet(options: FleetOptions) {
         (async () => {
           try {
             if (cmd.type === 'scan' && !fails) await sendInventory(d);
-            await limit(() => postResult(d.api, cmd.id, result, { attempts: 3 }));
+            await storeResult(d, cmd.id, result);
             stats.results++;
             // A change shows in the console at once, not at the next check-in.
             if (d.hash !== d.sentHash) await sendInventory(d);

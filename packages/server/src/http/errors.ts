@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { TEXTS } from '@patchwell/core/texts';
 import type { ApiError } from '@patchwell/core/shell/errors';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/errors';
 
 /** Field name → its messages; the 400 body's `errors`. */
 export type FieldErrors = Record<string, string[]>;
@@ -97,6 +98,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       request.log.info({ err }, 'client error');
       return send(reply, status, { code: 'bad_request', message: 'The request could not be processed.' });
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable: answered 503');
+      const { status, code, message, retryAfterS } = DATABASE_UNAVAILABLE;
+      return send(reply, status, { code, message }, { 'retry-after': String(retryAfterS) });
     }
     request.log.error({ err }, 'unhandled error');
     return send(reply, 500, { code: 'internal', message: TEXTS.generic.unexpected });
