@@ -213,6 +213,23 @@ export const CONSOLE_TEXTS = {
     title: 'Global Settings',
     saved: 'Success: Your session expiration timeouts have been updated for every zone.',
   },
+  featureFlags: {
+    title: 'Feature flags',
+    intro:
+      'Turn features on or off for the whole account or for one zone. A zone follows the account unless it is set here; the account follows the server defaults.',
+    scope: 'Apply to',
+    wholeAccount: 'Whole account',
+    flag: 'Flag',
+    setting: 'Setting',
+    effective: 'In effect',
+    inheritDefault: 'Default',
+    inheritAccount: 'Account',
+    on: 'On',
+    off: 'Off',
+    plan: 'Plan',
+    planHint: 'Set here until billing sets plans.',
+    planSaved: (label: string) => `Success: The zone's plan is now ${label}.`,
+  },
   roles: {
     title: 'Roles and Permissions',
     matrixLabel: 'Permissions granted by each role',
