@@ -135,6 +135,13 @@ export const ZInviteUserResult = z.object({
   user_id: z.number().int(),
   /** Always pending-invite until accepted. */
   status: z.literal('pending-invite'),
+  /** What became of the e-mail: `sent` through the relay, `queued` in the outbox (no relay configured), `failed`. */
+  mail: z.enum(['sent', 'queued', 'failed']).optional(),
+  /**
+   * The acceptance link to hand over another way, when the e-mail was not sent and the caller
+   * may read the account's outbox (its global administrators); null otherwise.
+   */
+  accept_link: z.string().nullable().optional(),
 });
 export type InviteUserResult = z.infer<typeof ZInviteUserResult>;
 

@@ -89,3 +89,13 @@ export function updateAccountUser(accountId: number, userId: number, body: Updat
 export function deleteAccountUser(accountId: number, userId: number) {
   return api.request(`/api/accounts/${accountId}/users/${userId}`, { method: 'DELETE' });
 }
+
+/** `POST /api/users/{userId}/resend-invitation?o=`: a new invitation link for a pending member. */
+export function resendInvitation(zoneId: number, userId: number) {
+  return api.request(`/api/users/${userId}/resend-invitation`, {
+    method: 'POST',
+    query: { o: zoneId },
+    body: {},
+    schema: ZInviteUserResult,
+  });
+}
