@@ -42,6 +42,8 @@ export type FleetStats = {
   checkin_errors: number;
   /** Tries of results and inventories that failed (unreachable, 5xx, 429) and were retried. */
   retries: number;
+  /** The most failed tries in a row of one result or inventory before it was stored. */
+  longest_retry_streak: number;
   inventories: number;
   commands: number;
   results: number;
@@ -112,6 +114,7 @@ export function startFleet(options: FleetOptions) {
     checkins: 0,
     checkin_errors: 0,
     retries: 0,
+    longest_retry_streak: 0,
     inventories: 0,
     commands: 0,
     results: 0,
@@ -252,6 +255,7 @@ export function startFleet(options: FleetOptions) {
       } catch (err) {
         if (!(err instanceof NetworkError)) throw err;
         stats.retries++;
+        stats.longest_retry_streak = Math.max(stats.longest_retry_streak, attempt + 1);
         await pause(retryDelay(attempt, err.retryAfterMs, d.rng.next, options.retryMaxMs ?? 60_000));
       }
     }
