@@ -41,6 +41,8 @@ export async function idempotent<T>(
   request: FastifyRequest,
   who: { userId: number; zoneId: number | undefined },
   run: () => Promise<{ status: number; body: T }>,
+  /** The caller's permission check, made before a replay: an old answer is still a decision on the rights they have now. */
+  authorizeReplay: () => Promise<unknown>,
 ): Promise<Answer<T>> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) return { ...(await run()), replayed: false };
@@ -65,6 +67,7 @@ export async function idempotent<T>(
       throw new AppError('idempotency.mismatch', 422, 'This Idempotency-Key was already used for another request.');
     }
     if (held.statusCode === null) throw inProgress();
+    await authorizeReplay();
     return { status: held.statusCode, body: held.body as T, replayed: true };
   }
   let answer: { status: number; body: T };

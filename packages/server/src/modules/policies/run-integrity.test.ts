@@ -117,6 +117,23 @@ describe('POST /api/policies/{id}/action while a run is open', () => {
   });
 });
 
+describe('POST /api/servers/{id}/queues with an Idempotency-Key', () => {
+  it('queues one command for a retried "Patch now"', async () => {
+    const device = devices[1]!;
+    const path = `/api/servers/${device.id}/queues?o=${z.o}`;
+    const body = { command_type_name: 'InstallAllUpdates' };
+    const before = (await z.admin.get(`/api/servers/${device.id}/commands?o=${z.o}&limit=100`)).body.size as number;
+    const headers = { 'idempotency-key': 'patch-now-1' };
+    const first = await call(t, { cookie: z.cookie }, 'POST', path, body, headers);
+    expect(first.status).toBe(201);
+    const again = await call(t, { cookie: z.cookie }, 'POST', path, body, headers);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    const after = (await z.admin.get(`/api/servers/${device.id}/commands?o=${z.o}&limit=100`)).body.size as number;
+    expect(after).toBe(before + 1);
+  });
+});
+
 describe('DELETE /api/servergroups/{id} and policy targets', () => {
   it('removes the deleted group from every policy that targeted it; the policy saves again', async () => {
     const group = await z.admin.post(`/api/servergroups?o=${z.o}`, { name: 'Doomed' });

@@ -46,11 +46,14 @@ export async function runsRoutes(root: FastifyInstance, ctx: PoliciesCtx): Promi
     },
     async (request, reply) => {
       const authz = requireAuthz(request);
-      await requireRunPermission(ctx, authz, request.query.o, request.params.id);
-      const answer = await idempotent(ctx, request, { userId: authz.userId, zoneId: request.query.o }, async () => ({
-        status: 202,
-        body: await runPolicyNow(ctx, authz, request.query.o, request.params.id, request.body),
-      }));
+      const { o } = request.query;
+      const answer = await idempotent(
+        ctx,
+        request,
+        { userId: authz.userId, zoneId: o },
+        async () => ({ status: 202, body: await runPolicyNow(ctx, authz, o, request.params.id, request.body) }),
+        () => requireRunPermission(ctx, authz, o, request.params.id),
+      );
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.status).send(answer.body);
     },
