@@ -24,12 +24,14 @@ const UNAVAILABLE_MESSAGES = [
   /^timeout exceeded when trying to connect/,
   /Client has encountered a connection error and is not queryable/,
   /^PGlite is closed/,
+  // The pool was ended (shutting down): requests still in flight are told to come back.
+  /^Cannot use a pool after calling end on the pool/,
 ];
 
 /**
  * True when `err` (or a cause or member of it) says the database cannot be reached right
  * now, as opposed to a query that failed: connection refused or terminated, SQLSTATE class
- * 08 or 57P01–57P03, a closed PGlite. The request may succeed if retried.
+ * 08 or 57P01–57P03, a closed PGlite or pool. The request may succeed if retried.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
