@@ -208,6 +208,8 @@ export const ZAccountUser = z.object({
   ...userBase,
   /** Every zone the user belongs to with the role held there. */
   zones: z.array(ZUserZoneRole),
+  /** Only in the answer of creating the user: what became of their invitation e-mail (see ZInviteUserResult). */
+  invitation: ZInviteUserResult.pick({ mail: true, accept_link: true }).optional(),
 });
 export type AccountUser = z.infer<typeof ZAccountUser>;
 export const ZAccountUserList = z.array(ZAccountUser);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '../test/app';
+import { bodyOf, startTestApp } from '../test/app';
 import { createTestDb } from '../test/db';
 import { buildAccountWithUser } from '../test/factories';
 import { cookieFor } from '../test/authz-helpers';
@@ -51,7 +51,7 @@ describe('the API while the database is away', () => {
       const res = await t.request(`/api/servers?o=${zone.id}`, { headers: { cookie } });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
-      expect((await res.json()).code).toBe('unavailable');
+      expect((await bodyOf(res)).code).toBe('unavailable');
     } finally {
       await t.close();
     }

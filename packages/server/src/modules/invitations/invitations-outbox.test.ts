@@ -58,6 +58,20 @@ describe('inviting without a mail relay', () => {
     expect(byZoneAdmin.body).toMatchObject({ mail: 'queued', accept_link: null });
   });
 
+  it('says the same when a global administrator creates a user in Global setup', async () => {
+    const { account, zone, global } = await setUp(noRelay);
+    const res = await global.post(`/api/accounts/${account.id}/users`, {
+      firstname: 'Eve',
+      lastname: 'Example',
+      email: 'eve@example.test',
+      account_rbac_role: 'no-global-access',
+      zones: [{ zone_id: zone.id, role_id: 2 }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.invitation.mail).toBe('queued');
+    expect((await global.get(`/api/invitations/${tokenOf(res.body.invitation.accept_link)}`)).status).toBe(200);
+  });
+
   it('resends: a new link replaces the old one, from the zone or the account route; not after acceptance', async () => {
     const { account, zone, global, zoneAdmin } = await setUp(noRelay);
     const first = await global.post(`/api/inviteUser?o=${zone.id}`, { email: 'cy@example.test', role_id: 2 });

@@ -118,7 +118,7 @@ export async function mailInvitation(
  * The link of an invitation whose e-mail did not go out, for the caller to hand over: only
  * to those who may read the account's outbox (its global administrators), where it is anyway.
  */
-function linkToShow(authz: Authz, accountId: number, mailed: { state: MailOutcome['state']; link: string }) {
+export function linkToShow(authz: Authz, accountId: number, mailed: { state: MailOutcome['state']; link: string }) {
   const { actor } = authz;
   const readsOutbox = actor.isGlobalAdmin && actor.onlyZoneId == null && actor.accountId === accountId;
   return mailed.state !== 'sent' && readsOutbox ? mailed.link : null;

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { notFound, type Authz } from '../../http/authz';
 import { AppError, validationError, type FieldErrors } from '../../http/errors';
 import { findInviterAndAccount, revokeOpenForUser } from '../invitations/invitations.store';
-import { mailInvitation, recordInvitation, type NewInvitation } from '../invitations/invitations.service';
+import { linkToShow, mailInvitation, recordInvitation, type NewInvitation } from '../invitations/invitations.service';
 import { requireAccount } from '../zones/zone-access.service';
 import { emailInUse } from './user-errors';
 import { toUserFields } from './users.service';
@@ -149,9 +149,10 @@ export async function createUserOfAccount(
     if (isUniqueViolation(err, 'users_email_unique')) throw emailInUse();
     throw err;
   }
-  await mailInvitation(ctx, created.input, created, requestOrigin);
+  const mailed = await mailInvitation(ctx, created.input, created, requestOrigin);
   ctx.logger.info({ userId: created.user.id, accountId, by: authz.userId }, 'account user created and invited');
-  return findAccountUser(ctx.db, accountId, created.user.id, ctx.clock.now());
+  const user = await findAccountUser(ctx.db, accountId, created.user.id, ctx.clock.now());
+  return { ...user, invitation: { mail: mailed.state, accept_link: linkToShow(authz, accountId, mailed) } };
 }
 
 /**

@@ -188,7 +188,14 @@ export function UsersPage() {
       />
       <ChangeRoleDialog user={roleTarget} onClose={() => setRoleTarget(null)} onConfirm={onChangeRole} />
       <Modal opened={resent !== null} onClose={() => setResent(null)} title={CONSOLE_TEXTS.users.resentTitle} size="lg">
-        {resent && <InvitationOutcome email={resent.email} result={resent.result} />}
+        {resent && (
+          <Stack gap="md">
+            <InvitationOutcome email={resent.email} result={resent.result} />
+            <Group justify="flex-end">
+              <Button onClick={() => setResent(null)}>{CONSOLE_TEXTS.users.done}</Button>
+            </Group>
+          </Stack>
+        )}
       </Modal>
     </Stack>
   );

@@ -77,7 +77,7 @@ export function useAccountUser(accountId: number, userId: number) {
 
 /** `POST /api/accounts/{accountId}/users`: creates the user and sends the invitation. */
 export function createAccountUser(accountId: number, body: CreateAccountUserBody) {
-  return api.request(`/api/accounts/${accountId}/users`, { method: 'POST', body });
+  return api.request(`/api/accounts/${accountId}/users`, { method: 'POST', body, schema: ZAccountUser });
 }
 
 /** `PUT /api/accounts/{accountId}/users/{userId}`: `zones` is the full list of zone/role pairs. */

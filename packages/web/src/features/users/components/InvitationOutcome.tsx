@@ -5,13 +5,20 @@ import { CONSOLE_TEXTS } from '../../../texts';
 const T = CONSOLE_TEXTS.users;
 
 /** Whether an invitation's e-mail did not go out (no relay, or it failed): then show {@link InvitationOutcome}. */
-export const isMailHeld = (result: InviteUserResult) => result.mail === 'queued' || result.mail === 'failed';
+export const isMailHeld = (result: Pick<InviteUserResult, 'mail'>) =>
+  result.mail === 'queued' || result.mail === 'failed';
 
 /**
  * An invitation whose e-mail waits in the outbox: says so, and offers its link to copy when
  * the server gave it (to those who may read the outbox), else where to find it.
  */
-export function InvitationOutcome({ email, result }: { email: string; result: InviteUserResult }) {
+export function InvitationOutcome({
+  email,
+  result,
+}: {
+  email: string;
+  result: Pick<InviteUserResult, 'mail' | 'accept_link'>;
+}) {
   return (
     <Stack gap="sm">
       <Alert color="yellow" role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
