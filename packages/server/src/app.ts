@@ -24,6 +24,7 @@ import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { invitationsRoutes } from './modules/invitations/invitations.routes';
 import { mailRoutes } from './modules/mail/mail.routes';
+import { flagsRoutes } from './modules/flags/flags.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
 import { shellRoutes } from './modules/shell/shell.routes';
 import { zonesRoutes } from './modules/zones/zones.routes';
@@ -133,6 +134,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await usersRoutes(app, ctx);
   await invitationsRoutes(app, ctx);
   await mailRoutes(app, ctx);
+  await flagsRoutes(app, ctx);
 
   // The agents' in-process state (token cache, coalesced check-ins, long-poll waiters).
   const agents = createAgentRuntime(ctx);

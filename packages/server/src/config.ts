@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { ZPassword } from '@patchwell/core/auth/password';
 import { ZEmail } from '@patchwell/core/auth/signup.schema';
 import { INSTALLER_MAX_BYTES } from '@patchwell/core/policies/policy-configuration.schema';
+import type { FeatureFlag } from '@patchwell/core/shell/flags';
+import { parseFlagDefaults } from '@patchwell/core/shell/flags.schema';
 
 /**
  * Server configuration, read once from environment variables at start-up and validated
@@ -112,6 +114,20 @@ const ZEnv = z
     PATCHWELL_HELP_BASE_URL: httpUrl('PATCHWELL_HELP_BASE_URL').default('https://docs.patchwell.dev'),
     /** Where "contact support" links point. Default `<PATCHWELL_HELP_BASE_URL>/support`. */
     PATCHWELL_SUPPORT_URL: httpUrl('PATCHWELL_SUPPORT_URL').optional(),
+    /**
+     * Feature flag defaults over core's, e.g. `global_devices_table=1,remote_control=0`. Accounts
+     * and zones override them (Global setup › Settings, `PUT /api/accounts/{id}/flags`).
+     */
+    PATCHWELL_FLAGS: z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        if (v === undefined) return {};
+        const parsed = parseFlagDefaults(v);
+        if (parsed.ok) return parsed.flags;
+        c.addIssue({ code: 'custom', message: `PATCHWELL_FLAGS: ${parsed.problems.join('; ')}.` });
+        return z.NEVER;
+      }),
     /** `1` (default) or `0`: whether anyone may create an account through `POST /api/signup`. Off: the sign-up call answers 404. */
     PATCHWELL_SIGNUP: flag('PATCHWELL_SIGNUP', true),
     /** Largest accepted request body in bytes. Default `1048576` (1 MiB); larger bodies get 413. */
@@ -271,6 +287,8 @@ export type Config = {
   helpBaseUrl: string;
   supportUrl: string;
   signupEnabled: boolean;
+  /** PATCHWELL_FLAGS: feature flag defaults over core's, before account and zone overrides. */
+  flagDefaults: Partial<Record<FeatureFlag, boolean>>;
   bodyLimitBytes: number;
   /** Largest uploaded installer (INSTALLER_MAX_BYTES); stored under `dataDir/installers`. */
   installerMaxBytes: number;
@@ -337,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     helpBaseUrl: e.PATCHWELL_HELP_BASE_URL,
     supportUrl: e.PATCHWELL_SUPPORT_URL ?? `${e.PATCHWELL_HELP_BASE_URL}/support`,
     signupEnabled: e.PATCHWELL_SIGNUP,
+    flagDefaults: e.PATCHWELL_FLAGS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     installerMaxBytes: e.INSTALLER_MAX_BYTES,
     trustProxy: e.TRUST_PROXY,

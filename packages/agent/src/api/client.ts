@@ -24,12 +24,27 @@ export class AgentApiError extends Error {
   }
 }
 
-/** The server could not be reached (DNS, refused, reset, timeout). */
+/**
+ * The server could not be reached (DNS, refused, reset, timeout), or answered that it cannot
+ * serve now (5xx, 429): the request may succeed later, after `retryAfterMs` when it said so.
+ */
 export class NetworkError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; retryAfterMs?: number }) {
     super(message, options);
     this.name = 'NetworkError';
+    this.retryAfterMs = options?.retryAfterMs ?? null;
   }
+  /** The server's `Retry-After`, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | null;
+}
+
+/** `Retry-After` as milliseconds: delay-seconds or an HTTP date (RFC 9110 section 10.2.3); undefined when absent or bad. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 export type AgentApi = {
@@ -72,7 +87,10 @@ function failure(method: string, path: string, res: Response, text: string): Err
   } catch {
     // Not JSON (a proxy's error page): keep the status line.
   }
-  if (res.status >= 500 || res.status === 429) return new NetworkError(`${method} ${path}: ${message}`);
+  if (res.status >= 500 || res.status === 429) {
+    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+    return new NetworkError(`${method} ${path}: ${message}`, retryAfterMs === undefined ? {} : { retryAfterMs });
+  }
   return new AgentApiError(res.status, code, message);
 }
 

@@ -190,6 +190,21 @@ describe('postResult', () => {
     expect(vi.mocked(api.postResult).mock.calls.every(([id, body]) => id === 1 && body === result)).toBe(true);
   });
 
+  it('waits at least the Retry-After of a 503 (capped at 5 minutes) before trying again', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const api = fakeApi({
+      postResult: vi.fn(async () => {
+        calls++;
+        if (calls === 1) throw new NetworkError('503 database restarting', { retryAfterMs: 5_000 });
+        if (calls === 2) throw new NetworkError('503 overloaded', { retryAfterMs: 3_600_000 });
+      }),
+    });
+    const sleep = async (ms: number) => void waits.push(ms);
+    expect(await postResult(api, 1, result, { sleep, random: () => 0 })).toBe(true);
+    expect(waits).toEqual([5_000, 300_000]);
+  });
+
   it('gives up after the last attempt and says so', async () => {
     const api = fakeApi({ postResult: vi.fn(async () => Promise.reject(new NetworkError('down'))) });
     expect(await postResult(api, 1, result, { attempts: 2, sleep: async () => {} })).toBe(false);

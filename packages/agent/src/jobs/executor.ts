@@ -9,7 +9,7 @@ import { AgentApiError, NetworkError, type AgentApi } from '../api/client.js';
 import { parseAptSimulation } from '../platform/linux.parsers.js';
 import type { PackageAction, Platform } from '../platform/platform.js';
 import { TAIL_BYTES, type AgentCommand, type CommandResult, type Inventory, type Patch } from '../protocol.js';
-import { backoffDelay } from '../run/backoff.js';
+import { retryDelay } from '../run/backoff.js';
 import { collectInventory } from './inventory.js';
 import {
   downloadInstaller,
@@ -245,12 +245,21 @@ async function execute(cmd: AgentCommand, ctx: ExecutorContext): Promise<Command
   }
 }
 
-export type PostOptions = { attempts?: number; sleep?: (ms: number) => Promise<void>; random?: () => number };
+export type PostOptions = {
+  /** Tries in all (default 5); `Infinity` retries until the result is stored or `sleep` rejects. */
+  attempts?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Longest backoff between tries (default the agent's 30 minutes). */
+  maxBackoffMs?: number;
+};
 
 /**
- * Posts a result, retrying network failures with backoff. The server treats a repeated
- * identical result as a no-op, so retrying after an unknown outcome is safe. Returns false
- * when the server was still unreachable after the last attempt (the caller keeps the result).
+ * Posts a result, retrying network failures and 5xx/429 answers (a database restarting
+ * behind the server answers 503) with backoff, waiting at least the server's Retry-After.
+ * The server treats a repeated identical result as a no-op, so retrying after an unknown
+ * outcome is safe. Returns false when the server was still unreachable after the last
+ * attempt (the caller keeps the result).
  */
 export async function postResult(
   api: AgentApi,
@@ -270,7 +279,7 @@ export async function postResult(
         if (err instanceof NetworkError) return false;
         throw err;
       }
-      await sleep(backoffDelay(attempt, options.random));
+      await sleep(retryDelay(attempt, err.retryAfterMs, options.random, options.maxBackoffMs));
     }
   }
 }

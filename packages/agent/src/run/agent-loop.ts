@@ -11,7 +11,7 @@ import { runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { Platform } from '../platform/platform.js';
 import type { AgentCommand, CommandResult, Inventory } from '../protocol.js';
 import { writeState, type AgentState } from '../state/state.js';
-import { backoffDelay, jitteredInterval } from './backoff.js';
+import { backoffDelay, jitteredInterval, retryDelay } from './backoff.js';
 import { enrollDevice } from './enroll.js';
 
 export type RunOutcome = 'once' | 'stopped' | 'removed' | 'unauthorized' | 'unreachable';
@@ -235,7 +235,8 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
         log(`check-in failed: ${(err as Error).message}`);
         return 'unreachable';
       }
-      const delay = backoffDelay(attempt++, random);
+      // A server that said when to come back (503 while its database restarts) is honoured.
+      const delay = retryDelay(attempt++, err instanceof NetworkError ? err.retryAfterMs : null, random);
       log(`check-in failed (${(err as Error).message}); retrying in ${Math.round(delay / 1000)} s`);
       await sleep(delay, signal);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, backoffDelay, jitteredInterval } from './backoff.js';
+import { parseRetryAfter } from '../api/client.js';
+import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, backoffDelay, jitteredInterval, retryDelay } from './backoff.js';
 
 describe('backoffDelay', () => {
   it('starts at one second and doubles', () => {
@@ -31,5 +32,22 @@ describe('jitteredInterval', () => {
       expect(ms).toBeGreaterThanOrEqual(54_000);
       expect(ms).toBeLessThanOrEqual(66_000);
     }
+  });
+});
+
+describe('retryDelay and Retry-After', () => {
+  it('takes the longer of the backoff and the server’s Retry-After, capped', () => {
+    expect(retryDelay(0, null, () => 0)).toBe(BACKOFF_MIN_MS);
+    expect(retryDelay(0, 5_000, () => 0)).toBe(5_000);
+    expect(retryDelay(4, 5_000, () => 0)).toBe(8_000);
+    expect(retryDelay(0, 24 * 3_600_000, () => 0)).toBe(5 * 60_000);
+    expect(retryDelay(20, null, () => 0.999, 2_000)).toBe(2_000);
+  });
+
+  it('reads delay-seconds and HTTP dates', () => {
+    expect(parseRetryAfter('5')).toBe(5_000);
+    expect(parseRetryAfter('Wed, 25 Nov 2026 12:00:10 GMT', Date.parse('2026-11-25T12:00:00Z'))).toBe(10_000);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
   });
 });

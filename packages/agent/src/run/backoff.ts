@@ -18,3 +18,21 @@ export function jitteredInterval(intervalS: number, random: () => number = Math.
   const ms = Math.max(1, intervalS) * 1000;
   return Math.round(ms * (0.9 + random() * 0.2));
 }
+
+/** The longest `Retry-After` honoured: a server asking for more is retried sooner anyway. */
+export const RETRY_AFTER_MAX_MS = 5 * 60_000;
+
+/**
+ * Delay before retry number `attempt` after a failure the server may have timed with
+ * `Retry-After`: the longer of the backoff and the server's wish (capped), so neither a
+ * restarting server's hint nor the fleet's spread is lost.
+ */
+export function retryDelay(
+  attempt: number,
+  retryAfterMs: number | null | undefined,
+  random: () => number = Math.random,
+  maxBackoffMs: number = BACKOFF_MAX_MS,
+): number {
+  const backoff = Math.min(maxBackoffMs, backoffDelay(attempt, random));
+  return Math.max(backoff, Math.min(RETRY_AFTER_MAX_MS, retryAfterMs ?? 0));
+}

@@ -6,12 +6,11 @@
  * through one limiter so sockets stay bounded; only a small pool of devices long-polls.
  */
 import type { RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
-import { AgentApiError, createApiClient, type AgentApi } from '../api/client.js';
-import { postResult } from '../jobs/executor.js';
+import { AgentApiError, createApiClient, NetworkError, type AgentApi } from '../api/client.js';
 import { inventoryHash } from '../jobs/inventory.js';
 import { deferredRunText } from '../notify/notifier.js';
 import type { AgentCommand, CommandResult, DeviceStatus, Inventory } from '../protocol.js';
-import { backoffDelay, jitteredInterval } from '../run/backoff.js';
+import { backoffDelay, jitteredInterval, retryDelay } from '../run/backoff.js';
 import { AGENT_VERSION } from '../version.js';
 import { generateMachine, type SimMachine } from './inventory.js';
 import { noticeBefore, rebootAfter } from './notices.js';
@@ -33,6 +32,8 @@ export type FleetOptions = {
   timeScale?: number;
   fetch?: typeof fetch;
   log?: (message: string) => void;
+  /** Longest wait between tries of a result or an inventory the server could not store (default 60 s). */
+  retryMaxMs?: number;
 };
 
 export type FleetStats = {
@@ -41,6 +42,10 @@ export type FleetStats = {
   removed: number;
   checkins: number;
   checkin_errors: number;
+  /** Tries of results and inventories that failed (unreachable, 5xx, 429) and were retried. */
+  retries: number;
+  /** The most failed tries in a row of one result or inventory before it was stored. */
+  longest_retry_streak: number;
   inventories: number;
   commands: number;
   results: number;
@@ -111,6 +116,8 @@ export function startFleet(options: FleetOptions) {
     removed: 0,
     checkins: 0,
     checkin_errors: 0,
+    retries: 0,
+    longest_retry_streak: 0,
     inventories: 0,
     commands: 0,
     results: 0,
@@ -220,9 +227,56 @@ export function startFleet(options: FleetOptions) {
     d.sentHash = null;
   }
 
+  /** Waits `ms`, or rejects as soon as the fleet stops (ending a retry loop). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (stopped) return reject(new Error('fleet stopped'));
+      const onAbort = () => {
+        clearTimeout(t);
+        timers.delete(t);
+        reject(new Error('fleet stopped'));
+      };
+      const t = setTimeout(() => {
+        timers.delete(t);
+        controller.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      timers.add(t);
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+    });
+
+  /**
+   * Sends until the server stores it, as a real agent keeps a result it could not post: an
+   * unreachable server and 5xx/429 answers (503 while its database restarts) are retried
+   * with backoff, waiting at least the server's Retry-After; other errors are thrown.
+   */
+  async function untilStored(d: SimDevice, send: () => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await limit(send);
+        return;
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        stats.retries++;
+        stats.longest_retry_streak = Math.max(stats.longest_retry_streak, attempt + 1);
+        await pause(retryDelay(attempt, err.retryAfterMs, d.rng.next, options.retryMaxMs ?? 60_000));
+      }
+    }
+  }
+
+  /** Posts a command's result until stored; a 404 (command gone) ends it too. */
+  const storeResult = (d: SimDevice, id: number, result: CommandResult) =>
+    untilStored(d, async () => {
+      try {
+        await d.api.postResult(id, result);
+      } catch (err) {
+        if (!(err instanceof AgentApiError && err.status === 404)) throw err;
+      }
+    });
+
   async function sendInventory(d: SimDevice) {
     const hash = d.hash;
-    await limit(() => d.api.putInventory(inventory(d)));
+    await untilStored(d, () => d.api.putInventory(inventory(d)));
     release(d);
     d.sentHash = hash;
     stats.inventories++;
@@ -297,7 +351,7 @@ export function startFleet(options: FleetOptions) {
       data: { simulated_device: true, purpose: 'evaluate' },
     };
     void track(
-      limit(() => postResult(d.api, cmd.id, result, { attempts: 3 }))
+      storeResult(d, cmd.id, result)
         .then(() => void stats.results++)
         .catch((err: unknown) =>
           log(`${d.machine.system.hostname}: evaluation ${cmd.id} not posted: ${(err as Error).message}`),
@@ -356,7 +410,7 @@ export function startFleet(options: FleetOptions) {
         (async () => {
           try {
             if (cmd.type === 'scan' && !fails) await sendInventory(d);
-            await limit(() => postResult(d.api, cmd.id, result, { attempts: 3 }));
+            await storeResult(d, cmd.id, result);
             stats.results++;
             // A change shows in the console at once, not at the next check-in.
             if (d.hash !== d.sentHash) await sendInventory(d);

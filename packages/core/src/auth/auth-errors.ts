@@ -11,11 +11,18 @@ export const AUTH_ERRORS = {
   sessionExpired: { code: 'auth.session_expired', message: TEXTS.login.sessionExpired },
   /** 401: wrong e-mail or password; the same answer whether or not the e-mail exists. */
   invalidCredentials: { code: 'auth.invalid_credentials', message: 'Invalid email or password.' },
-  /** 403: too many consecutive failures; an administrator must unlock the user. */
+  /**
+   * 403: too many consecutive failures. The lock ends by itself after `minutes`; the user can
+   * lift it sooner with the link mailed to them, or an administrator can unlock them.
+   */
   locked: {
     code: 'auth.locked',
-    message: 'This account is locked after too many failed sign-ins. Ask an administrator to unlock it.',
+    message: (minutes: number) =>
+      `This account is locked after too many failed sign-ins. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, ` +
+      'or use the unlock link sent to its email address.',
   },
+  /** 410: an unlock link that was used, replaced or has expired. */
+  unlockGone: { code: 'auth.unlock_expired', message: 'This unlock link has expired or was already used.' },
   /** 429: too many failed sign-ins from this address or for this account; `Retry-After` says when to retry. */
   rateLimited: {
     code: 'auth.rate_limited',

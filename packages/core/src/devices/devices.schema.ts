@@ -354,8 +354,14 @@ export type DeviceBatchResult = z.infer<typeof ZDeviceBatchResult>;
 
 /** `GET /api/info?o=`: how to add devices. */
 export const ZAgentInfo = z.object({
-  /** The server's public URL agents connect to. */
+  /** The server's public URL agents connect to: `PATCHWELL_PUBLIC_URL`, else the address the console used. */
   server_url: z.string(),
+  /**
+   * True when `server_url` is a loopback address (localhost, 127.0.0.0/8, ::1): agents on
+   * other machines cannot reach it, so the console says to set `PATCHWELL_PUBLIC_URL`.
+   * Optional: older servers leave it out.
+   */
+  server_url_is_loopback: z.boolean().optional(),
   /** The zone's access key; null unless the caller has Organization.manage. */
   access_key: z.string().nullable(),
   /**
@@ -426,3 +432,21 @@ export const ZDashboard = z.object({
   }),
 });
 export type Dashboard = z.infer<typeof ZDashboard>;
+
+/** Whether a URL's host is this machine only: `localhost` (and `*.localhost`), 127.0.0.0/8, `::1`, `0.0.0.0`. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === '::1' ||
+    host === '0.0.0.0'
+  );
+}

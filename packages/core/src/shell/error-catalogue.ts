@@ -26,7 +26,8 @@ export const ERROR_CATALOGUE = {
   'auth.unauthenticated': { status: 401, message: AUTH_ERRORS.unauthenticated.message },
   'auth.session_expired': { status: 401, message: AUTH_ERRORS.sessionExpired.message },
   'auth.invalid_credentials': { status: 401, message: AUTH_ERRORS.invalidCredentials.message },
-  'auth.locked': { status: 403, message: AUTH_ERRORS.locked.message },
+  // Signin words it with the minutes left; this is the text without them.
+  'auth.locked': { status: 403, message: 'This account is locked after too many failed sign-ins.' },
   'auth.rate_limited': { status: 429, message: 'Too many requests. Try again later.' },
   'auth.email_taken': { status: 409, message: AUTH_ERRORS.emailTaken.message },
   'auth.invalid_api_key': { status: 401, message: 'The API key is invalid, expired or revoked.' },

@@ -137,6 +137,13 @@ export const ZInviteUserResult = z.object({
   user_id: z.number().int(),
   /** Always pending-invite until accepted. */
   status: z.literal('pending-invite'),
+  /** What became of the e-mail: `sent` through the relay, `queued` in the outbox (no relay configured), `failed`. */
+  mail: z.enum(['sent', 'queued', 'failed']).optional(),
+  /**
+   * The acceptance link to hand over another way, when the e-mail was not sent and the caller
+   * may read the account's outbox (its global administrators); null otherwise.
+   */
+  accept_link: z.string().nullable().optional(),
 });
 export type InviteUserResult = z.infer<typeof ZInviteUserResult>;
 
@@ -203,6 +210,8 @@ export const ZAccountUser = z.object({
   ...userBase,
   /** Every zone the user belongs to with the role held there. */
   zones: z.array(ZUserZoneRole),
+  /** Only in the answer of creating the user: what became of their invitation e-mail (see ZInviteUserResult). */
+  invitation: ZInviteUserResult.pick({ mail: true, accept_link: true }).optional(),
 });
 export type AccountUser = z.infer<typeof ZAccountUser>;
 export const ZAccountUserList = z.array(ZAccountUser);

@@ -36,3 +36,50 @@ export function dbErrorSummary(err: unknown): { code?: string; message: string }
   }
   return { message: err instanceof Error && !(err.cause instanceof Error) ? err.message : 'database error' };
 }
+
+/** SQLSTATEs of a server going away: admin shutdown, crash shutdown, cannot connect now. Class 08 is added below. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03']);
+/** Socket errors of a database that is down or restarting. */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+/** node-postgres and PGlite say these in words only. */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /Client has encountered a connection error and is not queryable/,
+  /^PGlite is closed/,
+  // The pool was ended (shutting down): requests still in flight are told to come back.
+  /^Cannot use a pool after calling end on the pool/,
+];
+
+/**
+ * True when `err` (or a cause or member of it) says the database cannot be reached right
+ * now, as opposed to a query that failed: connection refused or terminated, SQLSTATE class
+ * 08 or 57P01–57P03, a closed PGlite or pool. The request may succeed if retried.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number): boolean => {
+    if (!e || typeof e !== 'object' || depth > 5 || seen.has(e)) return false;
+    seen.add(e);
+    const { code, message, cause, errors } = e as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof code === 'string' && UNAVAILABLE_SOCKET_CODES.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(message))) return true;
+    if (Array.isArray(errors) && errors.some((x) => visit(x, depth + 1))) return true;
+    return visit(cause, depth + 1);
+  };
+  return visit(err, 0);
+}
+
+/** The answer while the database is unavailable: clients retry after `retryAfterS` (agents do, with backoff). */
+export const DATABASE_UNAVAILABLE = {
+  status: 503,
+  code: 'unavailable',
+  message: 'The service is briefly unavailable. Please try again in a moment.',
+  retryAfterS: 5,
+} as const;

@@ -107,8 +107,18 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     accountRbacRole: accountRoleEnum('account_rbac_role').notNull().default('no-global-access'),
     status: userStatusEnum('status').notNull().default('active'),
-    /** Set after too many consecutive failed sign-ins; an administrator unlocks. */
+    /**
+     * Set after too many consecutive failed sign-ins. The lock holds until `locked_until`,
+     * an administrator's unlock, or the unlock link mailed to the user, whichever comes first.
+     */
     locked: boolean('locked').notNull().default(false),
+    /** End of the current lock; it grows with each further lock (see signin.service.ts). */
+    lockedUntil: tstz('locked_until'),
+    /** Locks since the last successful sign-in: each one doubles the next lock's length. */
+    lockCount: integer('lock_count').notNull().default(0),
+    /** sha256 of the single-use unlock link's token (the token exists only in the e-mail). */
+    unlockTokenHash: text('unlock_token_hash'),
+    unlockTokenExpiresAt: tstz('unlock_token_expires_at'),
     /** Failed sign-ins since the last successful one; reaching the limit sets `locked`. */
     failedSigninCount: integer('failed_signin_count').notNull().default(0),
     tfaEnabled: boolean('tfa_enabled').notNull().default(false),
@@ -121,6 +131,9 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_unlock_token_unique')
+      .on(t.unlockTokenHash)
+      .where(sql`${t.unlockTokenHash} is not null`),
     index('users_account_idx').on(t.accountId),
     check('users_email_lowercase', sql`${t.email} = lower(${t.email})`),
   ],
@@ -192,6 +205,33 @@ export const featureFlags = pgTable(
     enabled: boolean('enabled').notNull(),
   },
   (t) => [uniqueIndex('feature_flags_scope_unique').on(t.accountId, sql`coalesce(${t.organizationId}, 0)`, t.name)],
+);
+
+/**
+ * Answers of run-starting POSTs sent with an `Idempotency-Key`, per user and zone, so a
+ * retried request returns the first answer instead of starting a second run. A row without
+ * `status_code` is a request still in progress. Rows past `expires_at` are replaced.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The zone asked for (`o`), 0 when the request named none. */
+    organizationId: integer('organization_id').notNull(),
+    key: text('key').notNull(),
+    /** `POST /api/policies/7/action`: the same key on another request is refused. */
+    request: text('request').notNull(),
+    statusCode: integer('status_code'),
+    body: jsonb('body'),
+    createdAt: createdAt(),
+    expiresAt: tstz('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.organizationId, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /** Server alert banners shown to every signed-in user while active. */

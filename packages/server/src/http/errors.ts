@@ -5,6 +5,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@patchwell/core/shell/error-cat
 import type { ApiError } from '@patchwell/core/shell/errors';
 import { AppError, type FieldErrors } from '../domain/errors';
 import { dbInputError } from './db-input-errors';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/errors';
 
 // Routes and http/ files may take these from here too; services import them from src/domain/.
 export { AppError, validationError, type FieldErrors } from '../domain/errors';
@@ -83,6 +84,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       request.log.info({ err }, 'client error');
       return send(reply, status, { code: 'bad_request', message: ERROR_CATALOGUE.bad_request.message });
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable: answered 503');
+      const { status, code, message, retryAfterS } = DATABASE_UNAVAILABLE;
+      return send(reply, status, { code, message }, { 'retry-after': String(retryAfterS) });
     }
     request.log.error({ err }, 'unhandled error');
     return send(reply, 500, { code: 'internal', message: ERROR_CATALOGUE.internal.message });

@@ -434,6 +434,11 @@ describe('route matrix', () => {
       'POST /api/policies/installers',
       'GET /api/policies/installers/:id',
       'DELETE /api/policies/installers/:id',
+      'GET /api/accounts/:accountId/flags',
+      'PUT /api/accounts/:accountId/flags',
+      'GET /api/accounts/:accountId/zones/:zoneId/flags',
+      'PUT /api/accounts/:accountId/zones/:zoneId/flags',
+      'PUT /api/accounts/:accountId/zones/:zoneId/plan',
     ]) {
       expect(keys).toContain(expected);
     }
@@ -457,7 +462,7 @@ describe('route matrix', () => {
     expect(results.failures).toEqual([]);
     // This file's own modules get inputs their schemas accept, so authorization is what refused.
     const ours = [...results.unreached].filter((r) =>
-      /\/api\/(orgs|rbacroles|permissions|accounts\/:accountId\/(zones|session-settings))|api_keys/.test(r),
+      /\/api\/(orgs|rbacroles|permissions|accounts\/:accountId\/(zones|session-settings|flags))|api_keys/.test(r),
     );
     expect(ours).toEqual([]);
     // Thousands of real HTTP calls, growing with every module's routes: beyond vitest's default 30 s.

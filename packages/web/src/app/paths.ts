@@ -10,6 +10,7 @@ export const PATHS = {
   forgotPassword: '/forgot-password',
   passwordReset: '/password-reset',
   acceptInvite: '/accept-invite',
+  unlock: '/unlock',
   notFound: '/404',
 
   dashboard: '/dashboard',

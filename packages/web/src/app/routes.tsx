@@ -447,6 +447,13 @@ export const routes: RouteObject[] = [
                   (m) => m.AcceptInvitePage,
                 ),
               },
+              {
+                path: rel(PATHS.unlock),
+                lazy: lazyPage(
+                  () => import('../features/auth/UnlockPage'),
+                  (m) => m.UnlockPage,
+                ),
+              },
             ],
           },
           {

@@ -30,7 +30,7 @@ const local = () => window.localStorage;
 const session = () => window.sessionStorage;
 
 // Pages that are never worth returning to after signing in.
-const NOT_REMEMBERED = /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite)(\/|\?|$)/;
+const NOT_REMEMBERED = /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite|unlock)(\/|\?|$)/;
 
 /** Remember a signed-in route (path and query, inside the console) to return to after login. */
 export function rememberLastRoute(route: string): void {

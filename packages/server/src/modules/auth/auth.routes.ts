@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ZIsAuthenticated, ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
+import { ZUnlockAccountBody, ZUnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { skipAuthorization } from '../../http/authz';
@@ -13,6 +14,7 @@ import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie
 import { getProfile } from './profile.service';
 import { destroySession } from './sessions.service';
 import { parseBasicAuth, signIn } from './signin.service';
+import { unlockWithToken } from './unlock.service';
 
 const tags = ['auth'];
 const cookieAuth = [{ cookieAuth: [] }];
@@ -50,7 +52,9 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         description:
           'With the session cookie, returns the profile for zone `o`. With `Authorization: Basic base64(email:password)` ' +
           'it signs in: checks the credentials, starts a new session (Set-Cookie) and returns the profile. ' +
-          'Failures: 401 `auth.invalid_credentials`, 403 `auth.locked`, 429 `auth.rate_limited` (with Retry-After).',
+          'Failures: 401 `auth.invalid_credentials`, 403 `auth.locked`, 429 `auth.rate_limited` (with Retry-After). ' +
+          'Five failures in a row lock the user for 15 minutes, doubled per further lock up to 24 hours, and mail ' +
+          'them a single-use link to `/console/unlock?token=…` that lifts the lock (`POST /api/users/unlock`).',
         security: [{ cookieAuth: [] }, { basicAuth: [] }],
         querystring: ZZoneQuery,
         response: { 200: ZProfile, 401: ZApiError, 403: ZApiError, 429: ZApiError },
@@ -68,6 +72,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
           ip: request.ip,
           userAgent: request.headers['user-agent'],
           previousToken: readSessionToken(request, ctx.config),
+          origin: `${request.protocol}://${request.host}`,
         });
         setSessionCookie(reply, ctx.config, token);
         request.log.info({ userId: user.id }, 'signed in');
@@ -75,6 +80,25 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
       }
       return getProfile(ctx, request.user, request.user.session, request.query.o);
     },
+  );
+
+  // The token is in the body, and this route logs warnings and errors only.
+  app.post(
+    '/api/users/unlock',
+    {
+      config: { access: 'public' },
+      logLevel: 'warn',
+      schema: {
+        tags,
+        summary: 'Lift a sign-in lock with the link mailed to the locked user (public)',
+        description:
+          'The token of the mailed link is the proof; it works once, until the lock would end. ' +
+          "410 `auth.unlock_expired` ('This unlock link has expired or was already used.') otherwise.",
+        body: ZUnlockAccountBody,
+        response: { 200: ZUnlockAccountResult, 400: ZApiError, 410: ZApiError },
+      },
+    },
+    async (request) => unlockWithToken(ctx, request.body.token),
   );
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {

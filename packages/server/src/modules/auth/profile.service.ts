@@ -87,7 +87,7 @@ export async function getProfile(
       trial_expired: isTrialExpired(p, now),
     })),
     features: await featuresFor(ctx, user.accountId, current?.id ?? null),
-    locked: u.locked,
+    locked: u.locked && (u.lockedUntil === null || u.lockedUntil.getTime() > now.getTime()),
     saml_enabled: u.samlEnabled,
     tfa_enabled: u.tfaEnabled,
     sso_enabled: u.samlEnabled,

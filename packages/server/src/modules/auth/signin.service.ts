@@ -5,9 +5,14 @@ import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { RATE_LIMITS, releaseAttempts, takeAttempts } from './rate-limits.service';
 import { createSession, destroySession, type SessionUser } from './sessions.service';
 import { addConsecutiveFailure, findUserForSignIn, resetConsecutiveFailures } from './signin.store';
+import { mailUnlockLink } from './unlock.service';
 
-/** Consecutive failed sign-ins that lock a user until an administrator unlocks them: this stops slow guessing for good. */
-export const CONSECUTIVE_FAILURES_TO_LOCK = 5;
+/**
+ * Consecutive failed sign-ins lock a user for 15 minutes, doubled for each further lock
+ * until a successful sign-in, at most a day: slow guessing stays slow, yet nobody who knows
+ * an address can lock its owner out for good. The locked user gets an unlock link by e-mail.
+ */
+export const LOCKOUT = { lockAt: 5, firstLockS: 15 * 60, maxLockS: 24 * 60 * 60 } as const;
 
 export type Credentials = { email: string; password: string };
 
@@ -17,6 +22,8 @@ export type SignInClient = {
   userAgent: string | undefined;
   /** The session token the browser brought, if any: it ends, replaced by the new one. */
   previousToken: string | undefined;
+  /** `https://host`, for the unlock link when `PATCHWELL_PUBLIC_URL` is not set. */
+  origin: string;
 };
 
 /**
@@ -40,8 +47,8 @@ function invalidCredentials(): AppError {
 /**
  * Signs in with e-mail and password and starts a new session, ending the one the browser
  * brought. Unknown e-mails, wrong passwords and disabled users get the same 401 after the
- * same amount of work. A locked user gets 403, but only with the right password, so
- * guessing reveals nothing.
+ * same amount of work. A locked user gets 403 (with the minutes left), but only with the
+ * right password, so guessing reveals nothing; an expired lock no longer counts.
  *
  * Each attempt is counted against the per-address and per-e-mail limits before the
  * password is checked, so a burst of simultaneous guesses cannot all pass the limit; the
@@ -74,14 +81,21 @@ export async function signIn(
   if (!user || !passwordOk || user.status !== 'active') {
     // A failure: the attempt stays counted.
     if (user && !passwordOk) {
-      const after = await addConsecutiveFailure(ctx.db, user.id, CONSECUTIVE_FAILURES_TO_LOCK);
-      if (after?.locked && !user.locked) ctx.logger.warn({ userId: user.id }, 'user locked after failed sign-ins');
+      const lockedUntil = await addConsecutiveFailure(ctx.db, user.id, LOCKOUT, now);
+      if (lockedUntil) {
+        ctx.logger.warn({ userId: user.id, lockedUntil }, 'user locked after failed sign-ins');
+        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.origin);
+      }
     }
     throw invalidCredentials();
   }
   // The right password is no failed guess, even for a locked user (who keeps getting 403, not 429).
   await releaseAttempts(ctx, reservation);
-  if (user.locked) throw new AppError(AUTH_ERRORS.locked.code, 403, AUTH_ERRORS.locked.message);
+  const lockLeftMs = user.locked ? (user.lockedUntil?.getTime() ?? Infinity) - now.getTime() : 0;
+  if (lockLeftMs > 0) {
+    const minutes = Number.isFinite(lockLeftMs) ? Math.ceil(lockLeftMs / 60_000) : LOCKOUT.maxLockS / 60;
+    throw new AppError(AUTH_ERRORS.locked.code, 403, AUTH_ERRORS.locked.message(minutes));
+  }
 
   await resetConsecutiveFailures(ctx.db, user.id, now);
   if (client.previousToken) await destroySession(ctx, client.previousToken);

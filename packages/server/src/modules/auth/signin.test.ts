@@ -111,7 +111,7 @@ describe('GET /api/users/is-authenticated', () => {
 });
 
 describe('sign-in lockout and rate limits', () => {
-  it('locks the user after 5 consecutive failures; then even the right password gets 403 locked', async () => {
+  it('locks the user after 5 consecutive failures; then even the right password gets 403 locked (for 15 minutes)', async () => {
     const { user } = await buildAccountWithUser(t.db);
     const headers = fromNewAddress();
     for (let i = 0; i < 5; i++) {
@@ -123,7 +123,7 @@ describe('sign-in lockout and rate limits', () => {
 
     const right = await t.signIn(user.email, user.password, { headers });
     expect(right.res.status).toBe(403);
-    expect(await bodyOf(right.res)).toEqual(AUTH_ERRORS.locked);
+    expect(await bodyOf(right.res)).toEqual({ code: AUTH_ERRORS.locked.code, message: AUTH_ERRORS.locked.message(15) });
     expect(right.cookie).toBe('');
     // A wrong guess on a locked user reveals nothing more than any wrong guess.
     const wrong = await t.signIn(user.email, 'wrong-password-x', { headers });

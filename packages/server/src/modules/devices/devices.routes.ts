@@ -26,6 +26,8 @@ import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { csvCell } from '../../http/csv';
+import { IDEMPOTENCY_DOC, idempotent } from '../idempotency/idempotency.service';
+import { requireZone } from '../zones/zone-access.service';
 import {
   batchDevices,
   exportDevices,
@@ -225,18 +227,28 @@ export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agen
         summary: 'Queue a command for a device',
         description:
           'Endpoint.manage. GetOS (scan), InstallAllUpdates, InstallUpdate (args.names), InstallPackage, ' +
-          'RemovePackage (args.package), Reboot. A device waiting in a check-in receives it at once.',
+          'RemovePackage (args.package), Reboot. A device waiting in a check-in receives it at once.' +
+          IDEMPOTENCY_DOC,
         security,
         querystring: ZZoneQuery,
         params: ZDeviceIdParams,
         body: ZQueueCommandBody,
-        response: { 201: ZDeviceCommand, ...errors },
+        response: { 201: ZDeviceCommand, ...errors, 409: ZApiError, 422: ZApiError },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await queueCommand(dctx, requireAuthz(request), request.query.o, request.params.id, request.body)),
+    async (request, reply) => {
+      const authz = requireAuthz(request);
+      const { o } = request.query;
+      const answer = await idempotent(
+        ctx,
+        request,
+        { userId: authz.userId, zoneId: o },
+        async () => ({ status: 201, body: await queueCommand(dctx, authz, o, request.params.id, request.body) }),
+        () => requireZone(ctx, authz, o, 'Endpoint', 'manage'),
+      );
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.status).send(answer.body);
+    },
   );
 
   app.get(

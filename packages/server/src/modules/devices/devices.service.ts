@@ -16,6 +16,7 @@ import {
   type QueueCommandBody,
   type UpdateDeviceBody,
 } from '@patchwell/core/devices/devices.schema';
+import { isLoopbackUrl } from '@patchwell/core/devices/devices.schema';
 import { AGENT_DOWNLOAD_PATH, agentBundle } from '../../agent-api/agent-bundle';
 import { agentInstallCommands } from '../../agent-api/agent-install';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
@@ -362,6 +363,7 @@ export async function getAgentInfo(
   const bundle = await agentBundle.read();
   return {
     server_url: serverUrl,
+    server_url_is_loopback: isLoopbackUrl(serverUrl),
     access_key: key,
     install: installCommands(serverUrl, key, bundle?.sha256 ?? null),
     agent: {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { devices, serverGroups } from '../../db/schema';
+import { policies } from '../../db/policies.schema';
 import { refreshCompliance } from './compliance.store';
 
 export type GroupRow = typeof serverGroups.$inferSelect;
@@ -105,9 +106,19 @@ export async function deleteGroup(db: Db, zoneId: number, id: number, defaultGro
       .update(serverGroups)
       .set({ parentId: null })
       .where(and(eq(serverGroups.organizationId, zoneId), eq(serverGroups.parentId, id)));
-    await tx
+    const deleted = await tx
       .delete(serverGroups)
-      .where(and(eq(serverGroups.organizationId, zoneId), eq(serverGroups.id, id), eq(serverGroups.isDefault, false)));
+      .where(and(eq(serverGroups.organizationId, zoneId), eq(serverGroups.id, id), eq(serverGroups.isDefault, false)))
+      .returning({ id: serverGroups.id });
+    // Policies target groups by id in an array, which no foreign key guards: the group
+    // leaves their targets in the same transaction (a saving policy holds a key-share lock
+    // on its groups, so it cannot slip the id back in between).
+    if (deleted.length) {
+      await tx
+        .update(policies)
+        .set({ serverGroups: sql`array_remove(${policies.serverGroups}, ${id}::int)` })
+        .where(and(eq(policies.organizationId, zoneId), sql`${id}::int = any(${policies.serverGroups})`));
+    }
   });
 }
 

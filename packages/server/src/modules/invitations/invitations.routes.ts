@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
@@ -19,6 +19,8 @@ import {
   getInvitation,
   inviteUser,
   listInvitations,
+  resendAccountInvitation,
+  resendZoneInvitation,
   revokeAccountInvitation,
 } from './invitations.service';
 import { ZAccountParams, ZIdParam } from '../../http/params';
@@ -26,6 +28,7 @@ import { ZAccountParams, ZIdParam } from '../../http/params';
 const tags = ['invitations'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const ZTokenParams = z.object({ token: z.string().min(1).max(128) });
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 const gone =
   "410 `invitations.expired` ('This invitation has expired or was already used.') once used, revoked or expired";
 
@@ -45,7 +48,9 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
           'expires in 7 days; a newer invitation of the same e-mail into the zone revokes older ones. A new ' +
           'e-mail becomes a `pending-invite` user of the zone; an existing user of the account gets the role on ' +
           "acceptance. 409 'This user already exists in this Zone' for a member, 'This email address is " +
-          "already in use.' for a user of another account or a disabled user.",
+          "already in use.' for a user of another account or a disabled user. Without a mail relay the e-mail " +
+          'waits in the outbox (`mail: queued`); a global administrator of the account then gets the link ' +
+          'to hand over in `accept_link`.',
         security,
         querystring: ZZoneQuery,
         body: ZInviteUserBody,
@@ -60,8 +65,7 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
       },
     },
     async (request, reply) => {
-      const origin = `${request.protocol}://${request.host}`;
-      const result = await inviteUser(ctx, requireAuthz(request), request.query.o, request.body, origin);
+      const result = await inviteUser(ctx, requireAuthz(request), request.query.o, request.body, originOf(request));
       return reply.code(201).send(result);
     },
   );
@@ -124,6 +128,59 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
       },
     },
     async (request) => listInvitations(ctx, requireAuthz(request), request.params.accountId),
+  );
+
+  const resent =
+    'A new single-use link (7 days) replaces the older ones; the answer says whether the e-mail went out ' +
+    '(`mail`) and, when it waits in the outbox and the caller is a global administrator of the account, ' +
+    'carries the link to hand over (`accept_link`). 409 `invitations.accepted` once accepted.';
+
+  app.post(
+    '/api/users/:userId/resend-invitation',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'Send a pending member of zone o a new invitation link',
+        description: `Needs Users.invite in zone \`o\`. ${resent}`,
+        security,
+        querystring: ZZoneQuery,
+        params: z.object({ userId: ZIdParam }),
+        response: {
+          200: ZInviteUserResult,
+          400: ZApiError,
+          401: ZApiError,
+          403: ZApiError,
+          404: ZApiError,
+          409: ZApiError,
+        },
+      },
+    },
+    async (request) =>
+      resendZoneInvitation(ctx, requireAuthz(request), request.query.o, request.params.userId, originOf(request)),
+  );
+
+  app.post(
+    '/api/accounts/:accountId/invitations/:id/resend',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'Resend an invitation',
+        description: `${resent} Global administrators of the account only (403 for its other users, 404 for another account).`,
+        security,
+        params: ZAccountParams.extend({ id: ZIdParam }),
+        response: { 200: ZInviteUserResult, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError },
+      },
+    },
+    async (request) =>
+      resendAccountInvitation(
+        ctx,
+        requireAuthz(request),
+        request.params.accountId,
+        request.params.id,
+        originOf(request),
+      ),
   );
 
   app.delete(

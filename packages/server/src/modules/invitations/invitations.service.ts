@@ -18,16 +18,26 @@ import { notFound, AppError, validationError, type FieldErrors } from '../../dom
 import type { Authz } from '../../domain/authz';
 import { hashPassword, isCommonPassword } from '../auth/passwords';
 import { createSession, type SessionUser } from '../auth/sessions.service';
-import { sendMail } from '../mail/mail.service';
+import { sendMail, type MailOutcome } from '../mail/mail.service';
 import { invitationMail } from './invitation-mail';
 import { alreadyInZone, emailInUse } from '../users/user-errors';
-import { addZoneRole, findMember, findUserByEmail, insertUser, setZoneRole, updateUser } from '../users/users.store';
+import {
+  addZoneRole,
+  findMember,
+  findUser,
+  findUserByEmail,
+  insertUser,
+  setZoneRole,
+  updateUser,
+} from '../users/users.store';
+import { findZone } from '../zones/zones.store';
 import { requireAccount, requireZone } from '../zones/zone-access.service';
 import {
   claimInvitation,
   findAccountInvitation,
   findByTokenHash,
   findInviterAndAccount,
+  findLatestInvitation,
   insertInvitation,
   listAccountInvitations,
   revokeInvitation,
@@ -83,23 +93,35 @@ export async function recordInvitation(tx: Db, input: NewInvitation, now: Date) 
   return { invitation, token };
 }
 
-/** Sends the invitation e-mail (or leaves it in the outbox without SMTP). */
+/** Sends the invitation e-mail (or leaves it in the outbox without SMTP); returns what became of it and its link. */
 export async function mailInvitation(
   ctx: AppContext,
   input: NewInvitation,
   sent: { token: string; expiresAt: Date },
   requestOrigin: string,
-): Promise<void> {
+): Promise<{ state: MailOutcome['state']; link: string }> {
+  const link = acceptLink(ctx, requestOrigin, sent.token);
   const mail = invitationMail({
     firstname: input.user.firstname,
     inviterName: displayName(input.invitedBy),
     zoneName: input.zone.name,
     accountName: input.accountName,
     roleName: roleById(input.roleId)?.name ?? 'a member',
-    link: acceptLink(ctx, requestOrigin, sent.token),
+    link,
     expiresAt: sent.expiresAt,
   });
-  await sendMail(ctx, { accountId: input.zone.accountId, to: input.user.email, ...mail });
+  const { state } = await sendMail(ctx, { accountId: input.zone.accountId, to: input.user.email, ...mail });
+  return { state, link };
+}
+
+/**
+ * The link of an invitation whose e-mail did not go out, for the caller to hand over: only
+ * to those who may read the account's outbox (its global administrators), where it is anyway.
+ */
+export function linkToShow(authz: Authz, accountId: number, mailed: { state: MailOutcome['state']; link: string }) {
+  const { actor } = authz;
+  const readsOutbox = actor.isGlobalAdmin && actor.onlyZoneId == null && actor.accountId === accountId;
+  return mailed.state !== 'sent' && readsOutbox ? mailed.link : null;
 }
 
 function requireKnownRole(roleId: number, field: string): void {
@@ -172,12 +194,90 @@ export async function inviteUser(
     if (isUniqueViolation(err, 'users_email_unique')) throw emailInUse();
     throw err;
   }
-  await mailInvitation(ctx, input, { token: recorded.token, expiresAt: recorded.invitation.expiresAt }, requestOrigin);
+  const mailed = await mailInvitation(
+    ctx,
+    input,
+    { token: recorded.token, expiresAt: recorded.invitation.expiresAt },
+    requestOrigin,
+  );
   ctx.logger.info(
     { invitationId: recorded.invitation.id, userId: input.user.id, zoneId: zone.id },
     'user invited into a zone',
   );
-  return { invitation_id: recorded.invitation.id, user_id: input.user.id, status: 'pending-invite' };
+  return {
+    invitation_id: recorded.invitation.id,
+    user_id: input.user.id,
+    status: 'pending-invite',
+    mail: mailed.state,
+    accept_link: linkToShow(authz, zone.accountId, mailed),
+  };
+}
+
+/**
+ * Sends a pending user a fresh link into a zone: a new invitation (new token, new 7 days)
+ * that revokes the older ones, with the role of the last invitation. Used by both resend routes.
+ * @throws AppError 409 `invitations.accepted` when the user already accepted.
+ */
+async function reissue(
+  ctx: AppContext,
+  authz: Authz,
+  zone: { id: number; name: string; accountId: number },
+  userId: number,
+  requestOrigin: string,
+): Promise<InviteUserResult> {
+  const user = await findUser(ctx.db, userId);
+  const last = user ? await findLatestInvitation(ctx.db, user.id, zone.id) : undefined;
+  if (!user || !last) throw notFound();
+  if (last.acceptedAt || user.status === 'active') {
+    throw new AppError('invitations.accepted', 409, 'This invitation was already accepted.');
+  }
+  if (user.status === 'disabled') throw emailInUse();
+  const { inviter, accountName } = await findInviterAndAccount(ctx.db, authz.userId, zone.accountId);
+  const input: NewInvitation = { user, zone, accountName, roleId: last.roleId, invitedBy: inviter };
+  const now = ctx.clock.now();
+  const recorded = await ctx.db.transaction((tx) => recordInvitation(tx, input, now));
+  const mailed = await mailInvitation(
+    ctx,
+    input,
+    { token: recorded.token, expiresAt: recorded.invitation.expiresAt },
+    requestOrigin,
+  );
+  ctx.logger.info({ invitationId: recorded.invitation.id, userId: user.id, zoneId: zone.id }, 'invitation resent');
+  return {
+    invitation_id: recorded.invitation.id,
+    user_id: user.id,
+    status: 'pending-invite',
+    mail: mailed.state,
+    accept_link: linkToShow(authz, zone.accountId, mailed),
+  };
+}
+
+/** `POST /api/users/{userId}/resend-invitation?o=` (Users.invite in zone `o`): a fresh link for a pending member. */
+export async function resendZoneInvitation(
+  ctx: AppContext,
+  authz: Authz,
+  zoneId: number | undefined,
+  userId: number,
+  requestOrigin: string,
+): Promise<InviteUserResult> {
+  const zone = await requireZone(ctx, authz, zoneId, 'Users', 'invite');
+  return reissue(ctx, authz, zone, userId, requestOrigin);
+}
+
+/** `POST /api/accounts/{accountId}/invitations/{id}/resend`: a fresh link for that invitation's user and zone. */
+export async function resendAccountInvitation(
+  ctx: AppContext,
+  authz: Authz,
+  accountId: number,
+  id: number,
+  requestOrigin: string,
+): Promise<InviteUserResult> {
+  requireAccount(authz, accountId, 'AccountInvitation', 'create');
+  const invitation = await findAccountInvitation(ctx.db, accountId, id);
+  if (!invitation) throw notFound();
+  const zone = await findZone(ctx.db, invitation.organizationId);
+  if (!zone) throw notFound();
+  return reissue(ctx, authz, zone, invitation.userId, requestOrigin);
 }
 
 /** Why an invitation cannot be used any more, or null when it can. */

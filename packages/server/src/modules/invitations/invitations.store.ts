@@ -114,3 +114,14 @@ export async function findInviterAndAccount(db: Db, inviterId: number, accountId
   const [account] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
   return { inviter: inviterRow!, accountName: account?.name ?? '' };
 }
+
+/** The newest invitation of a user into a zone, or undefined. */
+export async function findLatestInvitation(db: Db, userId: number, zoneId: number) {
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.userId, userId), eq(invitations.organizationId, zoneId)))
+    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+    .limit(1);
+  return row;
+}

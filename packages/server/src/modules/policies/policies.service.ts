@@ -9,7 +9,7 @@ import type { PolicyStats } from '@patchwell/core/policies/policy-runs.schema';
 import { findWorkletByLegacyId } from '../worklets/worklet-catalog.loader';
 import type { Authz } from '../../domain/authz';
 import { validationError } from '../../domain/errors';
-import { findCandidateDevices, replaceSlots } from '../../engine/engine.store';
+import { findCandidateDevices, replaceSlots, type Tx } from '../../engine/engine.store';
 import { rebuildSlots } from '../../engine/slots';
 import { matchesFilters } from '../../engine/targets';
 import { refreshGroupsCompliance, refreshPolicyDevicesCompliance } from '../devices/compliance.store';
@@ -20,6 +20,7 @@ import {
   findPolicies,
   findPolicyListRow,
   findZoneGroupIds,
+  lockZoneGroups,
   insertPolicy,
   policyStats,
   updatePolicy as storeUpdatePolicy,
@@ -105,6 +106,13 @@ async function checkTargets(ctx: PoliciesCtx, zoneId: number, body: CreatePolicy
   return groups;
 }
 
+/** Holds the target groups for the save's transaction; one deleted since {@link checkTargets} fails the save. */
+async function lockTargetGroups(tx: Tx, zoneId: number, groups: number[]): Promise<void> {
+  if ((await lockZoneGroups(tx, zoneId, groups)) !== groups.length) {
+    throw validationError({ server_groups: ['This group does not exist.'] });
+  }
+}
+
 function fieldsOf(body: CreatePolicyBody | UpdatePolicyBody, groups: number[]) {
   return {
     name: body.name,
@@ -129,6 +137,7 @@ export async function createPolicy(ctx: PoliciesCtx, authz: Authz, o: number | u
   const groups = await checkTargets(ctx, zone.id, body);
   const now = ctx.clock.now();
   const policy = await ctx.db.transaction(async (tx) => {
+    await lockTargetGroups(tx, zone.id, groups);
     const row = await insertPolicy(tx, {
       ...fieldsOf(body, groups),
       organizationId: zone.id,
@@ -171,6 +180,7 @@ export async function updatePolicy(
   const groups = await checkTargets(ctx, zone.id, body);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
+    await lockTargetGroups(tx, zone.id, groups);
     const row = await storeUpdatePolicy(tx, zone.id, policy.id, {
       ...fieldsOf(body, groups),
       needsConfiguration: false,

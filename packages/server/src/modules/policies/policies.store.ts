@@ -161,6 +161,21 @@ export async function findZoneGroupIds(db: Db, zoneId: number, ids: number[]): P
   return rows.map((r) => r.id);
 }
 
+/**
+ * Inside a policy's save: key-share locks the zone's groups among `ids` until the commit,
+ * so a concurrent group delete waits and then removes the id from the saved targets.
+ * @returns how many of `ids` are groups of the zone.
+ */
+export async function lockZoneGroups(tx: Tx, zoneId: number, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  const rows = await tx
+    .select({ id: serverGroups.id })
+    .from(serverGroups)
+    .where(and(eq(serverGroups.organizationId, zoneId), inArray(serverGroups.id, ids)))
+    .for('key share');
+  return rows.length;
+}
+
 /** Per-policy standing counts of the zone's live policies (`/api/policystats`). */
 export async function policyStats(db: Db, zoneId: number, types: PolicyType[]) {
   return db

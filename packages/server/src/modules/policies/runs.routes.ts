@@ -7,6 +7,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
 import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from '@patchwell/core/policies/policy-params.schema';
 import type { PoliciesCtx } from './policies.context';
+import { IDEMPOTENCY_DOC, idempotent } from '../idempotency/idempotency.service';
 import {
   ZDevicePolicyList,
   ZPolicyActionResult,
@@ -14,7 +15,7 @@ import {
   ZPolicyRunDetail,
   ZPolicyRunList,
 } from '@patchwell/core/policies/policy-responses.schema';
-import { getRun, listDevicePolicies, listResults, listRuns, runPolicyNow } from './runs.service';
+import { getRun, listDevicePolicies, listResults, listRuns, requireRunPermission, runPolicyNow } from './runs.service';
 
 const tags = ['policies'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
@@ -33,18 +34,29 @@ export async function runsRoutes(root: FastifyInstance, ctx: PoliciesCtx): Promi
         summary: 'Run a policy now',
         description:
           'Execute on the policy’s type. `remediateAll`: every targeted device; `remediateServer` with `serverId`: ' +
-          'that device. Worklets run their remediation code only. Devices offline now run it at their next check-in.',
+          'that device. Worklets run their remediation code only. Devices offline now run it at their next check-in. ' +
+          '409 `policies.run_open` while a run of the policy still has commands open on these devices.' +
+          IDEMPOTENCY_DOC,
         security,
         querystring: ZZoneQuery,
         params: ZPolicyIdParams,
         body: ZPolicyActionBody,
-        response: { 202: ZPolicyActionResult, ...errors },
+        response: { 202: ZPolicyActionResult, ...errors, 409: ZApiError, 422: ZApiError },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(await runPolicyNow(ctx, requireAuthz(request), request.query.o, request.params.id, request.body)),
+    async (request, reply) => {
+      const authz = requireAuthz(request);
+      const { o } = request.query;
+      const answer = await idempotent(
+        ctx,
+        request,
+        { userId: authz.userId, zoneId: o },
+        async () => ({ status: 202, body: await runPolicyNow(ctx, authz, o, request.params.id, request.body) }),
+        () => requireRunPermission(ctx, authz, o, request.params.id),
+      );
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.status).send(answer.body);
+    },
   );
 
   app.get(

@@ -1,7 +1,7 @@
 import { policyStandingReason } from '@patchwell/core/policies/policy-compliance';
 import { actionDeviceIds, type PolicyActionBody } from '@patchwell/core/policies/policies.schema';
 import { DEVICE_POLICY_STATUS_CODES } from '@patchwell/core/policies/policy-runs.schema';
-import { notFound } from '../../domain/errors';
+import { AppError, notFound } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { insertRun } from '../../engine/engine.store';
 import { findDevice } from '../devices/device-list.store';
@@ -15,6 +15,8 @@ import {
   findResults,
   findRun,
   findRuns,
+  findOpenRunOn,
+  lockPolicyRunStart,
   type ResultRow,
   type RunRow,
 } from './runs.store';
@@ -124,9 +126,28 @@ export async function getRun(ctx: PoliciesCtx, authz: Authz, o: number | undefin
 }
 
 /**
+ * The permission check of {@link runPolicyNow} alone, for a route that may answer from an
+ * earlier request (Idempotency-Key): a replay is still a decision on the caller's rights now.
+ */
+export async function requireRunPermission(ctx: PoliciesCtx, authz: Authz, o: number | undefined, id: number) {
+  await requirePolicy(ctx, authz, o, id, 'execute');
+}
+
+/** 409 for a run start that would give devices a second open command of the policy. */
+function alreadyRunning(runId: number): AppError {
+  return new AppError(
+    'policies.run_open',
+    409,
+    `This policy is already running on these devices (run ${runId}). Wait for that run to finish before starting another.`,
+  );
+}
+
+/**
  * `POST /api/policies/{id}/action` (execute of the policy's type): a manual run on every
  * targeted device (`remediateAll`) or on one device of the zone (`remediateServer`),
  * dispatched at once; devices offline now receive it at their next check-in.
+ * @throws AppError 409 `policies.run_open` while a run of the policy is open on these devices
+ *   (not dispatched yet, or with commands pending or in progress on them).
  */
 export async function runPolicyNow(
   ctx: PoliciesCtx,
@@ -141,13 +162,18 @@ export async function runPolicyNow(
     deviceIds = await findZoneDeviceIds(ctx.db, zone.id, deviceIds);
     if (!deviceIds.length) throw notFound();
   }
-  const run = await insertRun(ctx.db, {
-    policyId: policy.id,
-    organizationId: zone.id,
-    trigger: 'manual',
-    deviceIds,
-    createdBy: authz.userId,
-    createdAt: ctx.clock.now(),
+  const run = await ctx.db.transaction(async (tx) => {
+    await lockPolicyRunStart(tx, policy.id);
+    const open = await findOpenRunOn(tx, policy.id, deviceIds);
+    if (open !== null) throw alreadyRunning(open);
+    return insertRun(tx, {
+      policyId: policy.id,
+      organizationId: zone.id,
+      trigger: 'manual',
+      deviceIds,
+      createdBy: authz.userId,
+      createdAt: ctx.clock.now(),
+    });
   });
   await logActivity(
     ctx,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../engine/engine.store';
 import type { Db } from '../../db/client';
 import {
   devicePolicyStatus,
@@ -184,4 +185,44 @@ export async function countResultsByStatus(db: Db, runIds: number[]): Promise<Ma
     out.set(r.runId, counts);
   }
   return out;
+}
+
+/**
+ * Serialises run starts of one policy until the caller's transaction ends (every node:
+ * an advisory lock in PostgreSQL), so two "Run now" cannot both find no open run.
+ */
+export async function lockPolicyRunStart(tx: Tx, policyId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${RUN_START_LOCK}::int, ${policyId}::int)`);
+}
+/** The advisory lock space of run starts (the first key of the two-key form). */
+const RUN_START_LOCK = 0x5057_0006;
+
+/**
+ * An open run of the policy that a new run on `deviceIds` (null: every targeted device)
+ * would double: one not dispatched yet that covers any of them, or one holding a command
+ * still open (pending or in progress) on any of them. Results that wait for an offline
+ * device without a command are not counted: a newer run supersedes those.
+ */
+export async function findOpenRunOn(tx: Tx, policyId: number, deviceIds: number[] | null): Promise<number | null> {
+  const overlaps = (ids: typeof policyRuns.deviceIds) =>
+    deviceIds === null ? sql`true` : sql`(${ids} is null or ${ids} && ${sql.param(deviceIds)}::int[])`;
+  const [created] = await tx
+    .select({ id: policyRuns.id })
+    .from(policyRuns)
+    .where(and(eq(policyRuns.policyId, policyId), eq(policyRuns.status, 'created'), overlaps(policyRuns.deviceIds)))
+    .limit(1);
+  if (created) return created.id;
+  const [open] = await tx
+    .select({ id: policyDeviceResults.runId })
+    .from(policyDeviceResults)
+    .where(
+      and(
+        eq(policyDeviceResults.policyId, policyId),
+        inArray(policyDeviceResults.status, ['pending', 'in_progress']),
+        sql`${policyDeviceResults.commandId} is not null`,
+        deviceIds === null ? undefined : inArray(policyDeviceResults.deviceId, deviceIds),
+      ),
+    )
+    .limit(1);
+  return open?.id ?? null;
 }

@@ -13,15 +13,15 @@ export async function listActiveBanners(ctx: AppContext): Promise<Banner[]> {
 }
 
 /**
- * Feature flags for a zone: the defaults of core/shell/flags.ts, then the account's
- * overrides, then the zone's. Without an account, the defaults.
+ * Feature flags for a zone: the defaults of core/shell/flags.ts and PATCHWELL_FLAGS, then the
+ * account's overrides, then the zone's. Without an account, the defaults.
  */
 export async function featuresFor(ctx: AppContext, accountId: number | null, zoneId: number | null): Promise<Features> {
-  if (accountId === null) return resolveFeatures();
+  if (accountId === null) return resolveFeatures(ctx.config.flagDefaults);
   const flags = await findFlags(ctx.db, accountId, zoneId);
   const layer = (zone: boolean) =>
     Object.fromEntries(flags.filter((f) => (f.organizationId !== null) === zone).map((f) => [f.name, f.enabled]));
-  return resolveFeatures(layer(false), layer(true));
+  return resolveFeatures({ ...ctx.config.flagDefaults, ...layer(false) }, layer(true));
 }
 
 /**

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { findInviterAndAccount, revokeOpenForUser } from '../invitations/invitations.store';
-import { mailInvitation, recordInvitation, type NewInvitation } from '../invitations/invitations.service';
+import { linkToShow, mailInvitation, recordInvitation, type NewInvitation } from '../invitations/invitations.service';
 import { requireAccount } from '../zones/zone-access.service';
 import { emailInUse } from './user-errors';
 import { toUserFields } from './users.service';
@@ -35,13 +35,13 @@ import {
 /** Zone role id given with an invitation of a global administrator who was given no zone. */
 const ZONE_ADMIN_ROLE_ID = 1;
 
-async function withZones(db: Db, rows: UserRow[]): Promise<AccountUser[]> {
+async function withZones(db: Db, rows: UserRow[], now: Date): Promise<AccountUser[]> {
   const roles = await listZoneRolesOf(
     db,
     rows.map((u) => u.id),
   );
   return rows.map((u) => ({
-    ...toUserFields(u),
+    ...toUserFields(u, now),
     zones: roles
       .filter((r) => r.userId === u.id)
       .map((r) => ({
@@ -53,10 +53,10 @@ async function withZones(db: Db, rows: UserRow[]): Promise<AccountUser[]> {
   }));
 }
 
-async function findAccountUser(db: Db, accountId: number, userId: number): Promise<AccountUser> {
+async function findAccountUser(db: Db, accountId: number, userId: number, now: Date): Promise<AccountUser> {
   const rows = await listAccountUsers(db, accountId, userId);
   if (rows.length === 0) throw notFound();
-  return (await withZones(db, rows))[0]!;
+  return (await withZones(db, rows, now))[0]!;
 }
 
 /**
@@ -81,7 +81,7 @@ async function checkAssignments(db: Db, accountId: number, zones: ZoneAssignment
 /** `GET /api/accounts/{accountId}/users`: every user of the account with their zones. */
 export async function listUsersOfAccount(ctx: AppContext, authz: Authz, accountId: number): Promise<AccountUser[]> {
   requireAccount(authz, accountId, 'Account', 'read');
-  return withZones(ctx.db, await listAccountUsers(ctx.db, accountId));
+  return withZones(ctx.db, await listAccountUsers(ctx.db, accountId), ctx.clock.now());
 }
 
 /** `GET /api/accounts/{accountId}/users/{userId}`. @throws AppError 404 for a user of another account. */
@@ -92,7 +92,7 @@ export async function getUserOfAccount(
   userId: number,
 ): Promise<AccountUser> {
   requireAccount(authz, accountId, 'Account', 'read');
-  return findAccountUser(ctx.db, accountId, userId);
+  return findAccountUser(ctx.db, accountId, userId, ctx.clock.now());
 }
 
 /**
@@ -149,9 +149,10 @@ export async function createUserOfAccount(
     if (isUniqueViolation(err, 'users_email_unique')) throw emailInUse();
     throw err;
   }
-  await mailInvitation(ctx, created.input, created, requestOrigin);
+  const mailed = await mailInvitation(ctx, created.input, created, requestOrigin);
   ctx.logger.info({ userId: created.user.id, accountId, by: authz.userId }, 'account user created and invited');
-  return findAccountUser(ctx.db, accountId, created.user.id);
+  const user = await findAccountUser(ctx.db, accountId, created.user.id, ctx.clock.now());
+  return { ...user, invitation: { mail: mailed.state, accept_link: linkToShow(authz, accountId, mailed) } };
 }
 
 /**
@@ -204,7 +205,7 @@ export async function updateUserOfAccount(
     if (user.status === 'disabled' || noAccessLeft) await deleteUserSessions(tx, userId);
   });
   ctx.logger.info({ userId, accountId, fields: Object.keys(body), by: authz.userId }, 'account user changed');
-  return findAccountUser(ctx.db, accountId, userId);
+  return findAccountUser(ctx.db, accountId, userId, ctx.clock.now());
 }
 
 /**

@@ -35,8 +35,12 @@ import {
   type UserRow,
 } from './users.store';
 
-/** The fields every listed user has (users.schema.ts `userBase`). */
-export function toUserFields(u: UserRow) {
+/** A sign-in lock holds until its end (a lock without one predates expiring locks). */
+export const isLockedAt = (u: { locked: boolean; lockedUntil: Date | null }, now: Date) =>
+  u.locked && (u.lockedUntil === null || u.lockedUntil.getTime() > now.getTime());
+
+/** The fields every listed user has (users.schema.ts `userBase`); `locked` only while the lock holds at `now`. */
+export function toUserFields(u: UserRow, now: Date) {
   return {
     id: u.id,
     uuid: u.uuid,
@@ -44,7 +48,7 @@ export function toUserFields(u: UserRow) {
     lastname: u.lastname,
     email: u.email,
     status: u.status,
-    locked: u.locked,
+    locked: isLockedAt(u, now),
     account_rbac_role: u.accountRbacRole,
     created_at: u.createdAt.toISOString(),
     last_signin_at: u.lastSigninAt?.toISOString() ?? null,
@@ -52,10 +56,10 @@ export function toUserFields(u: UserRow) {
 }
 
 /** A user as a member of a zone: a global administrator is shown as such, whatever role they hold there. */
-function toZoneUser(user: UserRow, roleId: number): ZoneUser {
+function toZoneUser(user: UserRow, roleId: number, now: Date): ZoneUser {
   const name =
     user.accountRbacRole === 'global-admin' ? GLOBAL_ADMIN_ROLE_NAME : (roleById(roleId)?.name ?? 'Unknown role');
-  return { ...toUserFields(user), role: { id: roleId, name } };
+  return { ...toUserFields(user, now), role: { id: roleId, name } };
 }
 
 /**
@@ -77,7 +81,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
 /** `GET /api/users?o=`: the members of zone `o` with their role there (Users.read). */
 export async function listZoneUsers(ctx: AppContext, authz: Authz, zoneId: number | undefined): Promise<ZoneUser[]> {
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'read');
-  return (await listMembers(ctx.db, zone.id)).map((m) => toZoneUser(m.user, m.roleId));
+  return (await listMembers(ctx.db, zone.id)).map((m) => toZoneUser(m.user, m.roleId, ctx.clock.now()));
 }
 
 export type UpdateUserInput = {
@@ -121,7 +125,7 @@ export async function updateZoneUser(ctx: AppContext, authz: Authz, input: Updat
     { userId: user.id, zoneId: zone.id, roleId: body.role_id, status: body.status, by: authz.userId },
     'zone user changed',
   );
-  return toZoneUser(user, roleId);
+  return toZoneUser(user, roleId, ctx.clock.now());
 }
 
 /** The caller edits themself: a decision of its own, no permission needed. */
@@ -177,7 +181,7 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
     );
   }
   const roleId = authz.actor.zoneRoles.find((r) => r.organizationId === zone.id)?.roleId ?? 1;
-  return toZoneUser(user, roleId);
+  return toZoneUser(user, roleId, ctx.clock.now());
 }
 
 /**

@@ -155,7 +155,10 @@ export async function findFirstZone(db: Db, accountId: number) {
  * failure count, and the failed attempts counted against their e-mail for rate limiting.
  */
 export async function unlockUser(db: Db, user: { id: number; email: string }): Promise<void> {
-  await db.update(users).set({ locked: false, failedSigninCount: 0 }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ locked: false, lockedUntil: null, failedSigninCount: 0, unlockTokenHash: null, unlockTokenExpiresAt: null })
+    .where(eq(users.id, user.id));
   await deleteAttemptsOfKey(db, 'account', user.email);
 }
 

@@ -8,6 +8,7 @@ import {
   type AcceptInvitationResult,
   type Invitation,
 } from '@patchwell/core/users/users.schema';
+import { ZUnlockAccountResult, type UnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -94,6 +95,16 @@ export function acceptInvitation(token: string, body: AcceptInvitationBody): Pro
     method: 'POST',
     body,
     schema: ZAcceptInvitationResult,
+    skipAuthCheck: true,
+  });
+}
+
+/** `POST /api/users/unlock` (public): lifts a sign-in lock with the token of the mailed link. */
+export function unlockAccount(token: string): Promise<UnlockAccountResult> {
+  return api.request('/api/users/unlock', {
+    method: 'POST',
+    body: { token },
+    schema: ZUnlockAccountResult,
     skipAuthCheck: true,
   });
 }

@@ -32,6 +32,10 @@ export const DEVICES_TEXTS = {
   keyHidden: 'Only zone administrators can see the access key; the commands below carry it.',
   copyCommand: (os: string) => `Copy the ${os} command`,
   serverUrl: 'Server URL',
+  loopbackTitle: 'Agents on other machines cannot reach this address',
+  loopbackBody: (url: string) =>
+    `These commands connect agents to ${url}, which is this server's own loopback address: only an agent on the same machine reaches it. ` +
+    'Set PATCHWELL_PUBLIC_URL to the address devices use to reach the server (for example https://patch.example.com) and restart the server; the commands then use it.',
   thirdPartyTitle: 'Third-party Import',
   close: 'Close',
   exportCsv: 'Export CSV',

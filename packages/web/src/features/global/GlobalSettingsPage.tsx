@@ -9,9 +9,10 @@ import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
 import { SessionSettingsForm } from '../zones/components/SessionSettingsForm';
+import { FeatureFlagsPanel } from './components/FeatureFlagsPanel';
 import { useSaveSessionSettings, useSessionSettings } from '../zones/zones.api';
 
-/** /global/setup/settings: session expiration for every zone of the account. */
+/** /global/setup/settings: session expiration for every zone of the account, and feature flags per account and zone. */
 export function GlobalSettingsPage() {
   usePageTitle(CONSOLE_TEXTS.globalSettings.title);
   const { profile } = useShell();
@@ -50,6 +51,12 @@ export function GlobalSettingsPage() {
           {settings.data && <SessionSettingsForm settings={settings.data} onSave={onSave} onDirtyChange={setDirty} />}
         </Stack>
       </Card>
+      {profile.account_id !== null && (
+        <FeatureFlagsPanel
+          accountId={profile.account_id}
+          zones={profile.orgs.map((o) => ({ id: o.id, name: o.name }))}
+        />
+      )}
     </Stack>
   );
 }

@@ -45,6 +45,10 @@ beforeAll(async () => {
           body: { code: 'users.email_taken', errors: { email: ['This email address is already in use.'] } },
         };
       }
+      if (body.email === 'outbox@example.com') {
+        const invitation = { mail: 'queued', accept_link: 'http://127.0.0.1:8080/console/accept-invite?token=t0k3n' };
+        return { status: 201, body: { ...grace, id: 14, email: body.email, invitation } };
+      }
       return { status: 201, body: { ...grace, id: 13, email: body.email } };
     },
     'PUT /api/accounts/1/users/12': (req) => {
@@ -136,6 +140,25 @@ describe('create user', () => {
       account_rbac_role: 'no-global-access',
       zones: [{ zone_id: 2, role_id: 5 }],
     });
+  });
+});
+
+describe('creating a user without a mail relay', () => {
+  it('shows that the invitation waits in the outbox with its link, then returns to the list', async () => {
+    renderInShell(routes, '/global/setup/users/create-user?o=1', { profile: admin });
+    await screen.findByRole('heading', { name: 'Create User' });
+    await fillNames('outbox@example.com');
+    await waitFor(() => expect(within(select(1, 'Zone')).getByRole('option', { name: 'Beta' })).toBeInTheDocument());
+    await userEvent.selectOptions(select(1, 'Zone'), 'Beta');
+    await userEvent.selectOptions(select(1, 'Role'), 'Patch Operator');
+    await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invitation' });
+    expect(within(dialog).getByRole('status')).toHaveTextContent('outbox@example.com waits in the outbox');
+    expect(within(dialog).getByRole('textbox', { name: 'Invitation link' })).toHaveValue(
+      'http://127.0.0.1:8080/console/accept-invite?token=t0k3n',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(await screen.findByText('users list')).toBeInTheDocument();
   });
 });
 

@@ -1,8 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { TEXTS } from '@patchwell/core/texts';
-import type { AccountUser } from '@patchwell/core/users/users.schema';
+import type { AccountUser, InviteUserResult } from '@patchwell/core/users/users.schema';
 import { GLOBAL_ADMIN_ROLE_NAME } from '@patchwell/core/zones/roles';
-import { Alert, Anchor, Button, Card, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Modal,
+  NativeSelect,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
@@ -18,6 +31,9 @@ import { confirmAction } from '../../ui/confirm';
 import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
+import { InvitationOutcome, isMailHeld } from '../users/components/InvitationOutcome';
+
+type InvitationMail = Pick<InviteUserResult, 'mail' | 'accept_link'>;
 import { UserStatusBadges } from '../users/components/UserStatusBadges';
 import {
   createAccountUser,
@@ -54,6 +70,8 @@ function UserForm({ user, onDone }: { user?: AccountUser; onDone: (user?: Accoun
   const zones = useAccountZones(accountId);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSaved, setSaved] = useState(false);
+  // A created user whose invitation e-mail waits in the outbox: the page stays until the link is seen.
+  const [held, setHeld] = useState<{ email: string; result: InvitationMail } | null>(null);
   const {
     control,
     register,
@@ -84,10 +102,16 @@ function UserForm({ user, onDone }: { user?: AccountUser; onDone: (user?: Accoun
 
   const onValid = async (values: CreateUserFormOutput) => {
     setFormError(null);
+    let isHeld = false;
     try {
       if (isCreate) {
-        await createAccountUser(accountId, values);
-        notify.success(CONSOLE_TEXTS.userEditor.created(values.email));
+        const created = await createAccountUser(accountId, values);
+        if (created.invitation && isMailHeld(created.invitation)) {
+          setHeld({ email: values.email, result: created.invitation });
+          isHeld = true;
+        } else {
+          notify.success(CONSOLE_TEXTS.userEditor.created(values.email));
+        }
       } else {
         const { email: _email, ...body } = values;
         await updateAccountUser(accountId, user.id, body);
@@ -97,7 +121,7 @@ function UserForm({ user, onDone }: { user?: AccountUser; onDone: (user?: Accoun
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
       await queryClient.invalidateQueries({ queryKey: zoneKeys.accountZones(accountId) });
       await refreshProfile();
-      if (isCreate) setSaved(true);
+      if (isCreate && !isHeld) setSaved(true);
     } catch (error) {
       const fieldErrors = serverFieldErrors(error);
       const other: string[] = [];
@@ -114,6 +138,16 @@ function UserForm({ user, onDone }: { user?: AccountUser; onDone: (user?: Accoun
 
   return (
     <form onSubmit={handleSubmit(onValid, () => setFormError(TEXTS.validation.summary))} noValidate>
+      <Modal opened={held !== null} onClose={() => setSaved(true)} title={CONSOLE_TEXTS.users.resentTitle} size="lg">
+        {held && (
+          <Stack gap="md">
+            <InvitationOutcome email={held.email} result={held.result} />
+            <Group justify="flex-end">
+              <Button onClick={() => setSaved(true)}>{CONSOLE_TEXTS.users.done}</Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
       <Stack gap="md" maw={720}>
         {formError && (
           <Alert color="red" role="alert" styles={{ message: { whiteSpace: 'pre-line' } }}>

@@ -23,6 +23,7 @@ const user = (id: number, firstname: string, status: string, extra: Record<strin
 });
 
 const me = buildProfile();
+const LINK = 'http://127.0.0.1:8080/console/accept-invite?token=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const calls = (method: string, path: string) => server.requests.filter((r) => r.method === method && r.path === path);
 
@@ -44,8 +45,17 @@ beforeAll(async () => {
       if (body.email === 'ada@example.com') {
         return { status: 409, body: { errors: { email: ['This user already exists in this Zone'] } } };
       }
+      if (body.email === 'outbox@example.com') {
+        return {
+          status: 201,
+          body: { invitation_id: 2, user_id: 31, status: 'pending-invite', mail: 'queued', accept_link: LINK },
+        };
+      }
       return { status: 201, body: { invitation_id: 1, user_id: 30, status: 'pending-invite' } };
     },
+    'POST /api/users/21/resend-invitation': () => ({
+      body: { invitation_id: 3, user_id: 21, status: 'pending-invite', mail: 'queued', accept_link: null },
+    }),
   });
   api.configure({ baseUrl: server.url });
 });
@@ -117,5 +127,33 @@ describe('zone users', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     expect(await screen.findByText('Success: An invitation has been sent to new@example.com.')).toBeInTheDocument();
     expect(JSON.parse(calls('POST', '/api/inviteUser').at(-1)!.body)).toEqual({ email: 'new@example.com', role_id: 2 });
+  });
+
+  it('says when the invitation waits in the outbox and offers its link to copy', async () => {
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Invite User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invite User' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Email/ }), 'outbox@example.com');
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: /^Role/ }), 'Read Only');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(
+      'No mail relay is configured, so the invitation e-mail to outbox@example.com waits in the outbox.',
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Invitation link' })).toHaveValue(LINK);
+    expect(within(dialog).getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite User' })).not.toBeInTheDocument());
+  });
+
+  it('resends a pending invitation and says where its link is', async () => {
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for Cy Example' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Resend Invitation' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invitation' });
+    expect(within(dialog).getByRole('status')).toHaveTextContent('cy@example.com waits in the outbox');
+    expect(
+      within(dialog).getByText('A global administrator can copy the link from the outbox in Global setup.'),
+    ).toBeInTheDocument();
+    expect(calls('POST', '/api/users/21/resend-invitation')).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
-import type { ZoneUser } from '@patchwell/core/users/users.schema';
-import { ActionIcon, Button, Group, Menu, Stack, Table, Title } from '@mantine/core';
+import type { InviteUserResult, ZoneUser } from '@patchwell/core/users/users.schema';
+import { ActionIcon, Button, Group, Menu, Modal, Stack, Table, Title } from '@mantine/core';
 import { IconDots, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,13 +13,14 @@ import { notify } from '../../ui/notify';
 import { QueryTable } from '../../ui/QueryTable';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ChangeRoleDialog } from './components/ChangeRoleDialog';
+import { InvitationOutcome, isMailHeld } from './components/InvitationOutcome';
 import { InviteUserDialog } from './components/InviteUserDialog';
 import { UserStatusBadges } from './components/UserStatusBadges';
-import { removeZoneUser, unlockUser, updateZoneUser, useZoneUsers, userKeys } from './users.api';
+import { removeZoneUser, resendInvitation, unlockUser, updateZoneUser, useZoneUsers, userKeys } from './users.api';
 
 const fullName = (u: ZoneUser) => `${u.firstname} ${u.lastname}`.trim() || u.email;
 
-/** /settings/users: the zone's user accounts; invite, change role, disable, remove, unlock. */
+/** /settings/users: the zone's user accounts; invite (and resend), change role, disable, remove, unlock. */
 export function UsersPage() {
   usePageTitle(CONSOLE_TEXTS.users.title);
   const { profile, zoneId = 0 } = useShell();
@@ -29,6 +30,17 @@ export function UsersPage() {
   const users = useZoneUsers(zoneId);
   const [isInviteOpen, setInviteOpen] = useState(false);
   const [roleTarget, setRoleTarget] = useState<ZoneUser | null>(null);
+  const [resent, setResent] = useState<{ email: string; result: InviteUserResult } | null>(null);
+
+  const onResend = (user: ZoneUser) =>
+    void resendInvitation(zoneId, user.id).then(
+      async (result) => {
+        if (isMailHeld(result)) setResent({ email: user.email, result });
+        else notify.success(CONSOLE_TEXTS.users.resent(user.email));
+        await afterChange();
+      },
+      (error: unknown) => notify.apiError(error),
+    );
 
   const afterChange = async () => {
     await queryClient.invalidateQueries({ queryKey: userKeys.all });
@@ -121,7 +133,8 @@ export function UsersPage() {
           const canToggle = canModify && user.status !== 'pending-invite';
           const canRemove = can('Users', 'delete') && !isSelf;
           const canUnlock = can('Users', 'modify') && user.locked;
-          const hasActions = canChangeRole || canToggle || canRemove || canUnlock;
+          const canResend = can('Users', 'invite') && user.status === 'pending-invite';
+          const hasActions = canChangeRole || canToggle || canRemove || canUnlock || canResend;
           return (
             <>
               <Table.Td>{fullName(user)}</Table.Td>
@@ -147,6 +160,7 @@ export function UsersPage() {
                       {canChangeRole && (
                         <Menu.Item onClick={() => setRoleTarget(user)}>{CONSOLE_TEXTS.users.changeRole}</Menu.Item>
                       )}
+                      {canResend && <Menu.Item onClick={() => onResend(user)}>{CONSOLE_TEXTS.users.resend}</Menu.Item>}
                       {canUnlock && <Menu.Item onClick={() => onUnlock(user)}>{CONSOLE_TEXTS.users.unlock}</Menu.Item>}
                       {canToggle && (
                         <Menu.Item onClick={() => onStatus(user)}>
@@ -173,6 +187,16 @@ export function UsersPage() {
         onInvited={() => void afterChange()}
       />
       <ChangeRoleDialog user={roleTarget} onClose={() => setRoleTarget(null)} onConfirm={onChangeRole} />
+      <Modal opened={resent !== null} onClose={() => setResent(null)} title={CONSOLE_TEXTS.users.resentTitle} size="lg">
+        {resent && (
+          <Stack gap="md">
+            <InvitationOutcome email={resent.email} result={resent.result} />
+            <Group justify="flex-end">
+              <Button onClick={() => setResent(null)}>{CONSOLE_TEXTS.users.done}</Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
     </Stack>
   );
 }

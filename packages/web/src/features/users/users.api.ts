@@ -77,7 +77,7 @@ export function useAccountUser(accountId: number, userId: number) {
 
 /** `POST /api/accounts/{accountId}/users`: creates the user and sends the invitation. */
 export function createAccountUser(accountId: number, body: CreateAccountUserBody) {
-  return api.request(`/api/accounts/${accountId}/users`, { method: 'POST', body });
+  return api.request(`/api/accounts/${accountId}/users`, { method: 'POST', body, schema: ZAccountUser });
 }
 
 /** `PUT /api/accounts/{accountId}/users/{userId}`: `zones` is the full list of zone/role pairs. */
@@ -88,4 +88,14 @@ export function updateAccountUser(accountId: number, userId: number, body: Updat
 /** `DELETE /api/accounts/{accountId}/users/{userId}`. */
 export function deleteAccountUser(accountId: number, userId: number) {
   return api.request(`/api/accounts/${accountId}/users/${userId}`, { method: 'DELETE' });
+}
+
+/** `POST /api/users/{userId}/resend-invitation?o=`: a new invitation link for a pending member. */
+export function resendInvitation(zoneId: number, userId: number) {
+  return api.request(`/api/users/${userId}/resend-invitation`, {
+    method: 'POST',
+    query: { o: zoneId },
+    body: {},
+    schema: ZInviteUserResult,
+  });
 }

@@ -23,6 +23,15 @@ export function ManualImportDialog({
         {info.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
         {info.data && (
           <>
+            {info.data.server_url_is_loopback && (
+              <Alert
+                color="yellow"
+                title={CONSOLE_TEXTS.devices.loopbackTitle}
+                styles={{ message: { color: 'var(--mantine-color-text)' } }}
+              >
+                {CONSOLE_TEXTS.devices.loopbackBody(info.data.server_url)}
+              </Alert>
+            )}
             {info.data.access_key ? (
               <Group gap="xs" align="flex-end" wrap="nowrap">
                 <TextInput

@@ -1,7 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZEmail } from '@patchwell/core/auth/signup.schema';
 import { TEXTS } from '@patchwell/core/texts';
-import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import type { InviteUserResult } from '@patchwell/core/users/users.schema';
+import { Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorText } from '../../../api/error-text';
@@ -11,6 +13,7 @@ import { DialogActions } from '../../../ui/DialogActions';
 import { notify } from '../../../ui/notify';
 import { ZONE_ROLE_OPTIONS } from '../role-options';
 import { inviteUser } from '../users.api';
+import { InvitationOutcome, isMailHeld } from './InvitationOutcome';
 
 /** The invite form: e-mail and role ('Role is required'). */
 export const ZInviteForm = z.object({
@@ -23,7 +26,10 @@ export const ZInviteForm = z.object({
 type InviteInput = z.input<typeof ZInviteForm>;
 type InviteOutput = z.output<typeof ZInviteForm>;
 
-/** Invites someone into the current zone with a role; the server e-mails the link. */
+/**
+ * Invites someone into the current zone with a role; the server e-mails the link. When the
+ * e-mail waits in the outbox (no relay), the dialog stays open to say so and offer the link.
+ */
 export function InviteUserDialog({
   opened,
   zoneId,
@@ -46,17 +52,21 @@ export function InviteUserDialog({
     defaultValues: { email: '', role_id: '' },
   });
 
+  const [held, setHeld] = useState<{ email: string; result: InviteUserResult } | null>(null);
+
   const close = () => {
     reset();
+    setHeld(null);
     onClose();
   };
 
   const onValid = async (values: InviteOutput) => {
     try {
-      await inviteUser(zoneId, values);
+      const result = await inviteUser(zoneId, values);
+      onInvited();
+      if (isMailHeld(result)) return setHeld({ email: values.email, result });
       notify.success(CONSOLE_TEXTS.users.invited(values.email));
       reset();
-      onInvited();
       onClose();
     } catch (error) {
       const fieldErrors = serverFieldErrors(error);
@@ -67,27 +77,36 @@ export function InviteUserDialog({
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={CONSOLE_TEXTS.users.inviteTitle} size="sm">
-      <form onSubmit={handleSubmit(onValid)} noValidate>
+    <Modal opened={opened} onClose={close} title={CONSOLE_TEXTS.users.inviteTitle} size={held ? 'lg' : 'sm'}>
+      {held ? (
         <Stack gap="md">
-          <TextInput
-            label={CONSOLE_TEXTS.users.email}
-            type="email"
-            required
-            data-autofocus
-            {...register('email')}
-            error={errors.email?.message}
-          />
-          <NativeSelect
-            label={CONSOLE_TEXTS.users.role}
-            required
-            data={[{ value: '', label: CONSOLE_TEXTS.users.chooseRole }, ...ZONE_ROLE_OPTIONS]}
-            {...register('role_id')}
-            error={errors.role_id?.message}
-          />
-          <DialogActions submitLabel={CONSOLE_TEXTS.users.sendInvite} isSubmitting={isSubmitting} onCancel={close} />
+          <InvitationOutcome email={held.email} result={held.result} />
+          <Group justify="flex-end">
+            <Button onClick={close}>{CONSOLE_TEXTS.users.done}</Button>
+          </Group>
         </Stack>
-      </form>
+      ) : (
+        <form onSubmit={handleSubmit(onValid)} noValidate>
+          <Stack gap="md">
+            <TextInput
+              label={CONSOLE_TEXTS.users.email}
+              type="email"
+              required
+              data-autofocus
+              {...register('email')}
+              error={errors.email?.message}
+            />
+            <NativeSelect
+              label={CONSOLE_TEXTS.users.role}
+              required
+              data={[{ value: '', label: CONSOLE_TEXTS.users.chooseRole }, ...ZONE_ROLE_OPTIONS]}
+              {...register('role_id')}
+              error={errors.role_id?.message}
+            />
+            <DialogActions submitLabel={CONSOLE_TEXTS.users.sendInvite} isSubmitting={isSubmitting} onCancel={close} />
+          </Stack>
+        </form>
+      )}
     </Modal>
   );
 }

@@ -1,0 +1,63 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
+import { UNLOCK_TEXTS, type UnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
+import { PRODUCT_NAME } from '@patchwell/core/constants';
+import type { AppContext } from '../../context';
+import { AppError } from '../../domain/errors';
+import { sendMail } from '../mail/mail.service';
+import { setUnlockToken, useUnlockToken } from './signin.store';
+
+/** The stored form of a token: its sha256, so the table alone unlocks no one. */
+const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Where the unlock link points: `PATCHWELL_PUBLIC_URL`, else the origin the sign-in came to. */
+export function unlockLink(ctx: AppContext, requestOrigin: string, token: string): string {
+  return `${ctx.config.publicUrl ?? requestOrigin}/console/unlock?token=${encodeURIComponent(token)}`;
+}
+
+/** The unlock e-mail as text: no HTML, the link is the only thing to click. */
+export function unlockMail(input: { firstname: string; link: string; until: Date; failures: number }) {
+  const greeting = input.firstname ? `Hello ${input.firstname},` : 'Hello,';
+  const text = [
+    greeting,
+    '',
+    `Your ${PRODUCT_NAME} account was locked after ${input.failures} failed sign-ins in a row.`,
+    `It unlocks by itself at ${input.until.toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
+    '',
+    `If it was you, unlock it now: ${input.link}`,
+    '',
+    'The link works once, until the lock ends. If it was not you, someone may be guessing your',
+    'password: nothing needs doing, but consider choosing a stronger one after you sign in.',
+    '',
+  ].join('\n');
+  return { subject: UNLOCK_TEXTS.mailSubject(PRODUCT_NAME), text };
+}
+
+/**
+ * Mails a locked user a single-use link that lifts the lock, valid until the lock would end;
+ * it replaces any earlier link. Without a mail relay the message waits in the outbox.
+ */
+export async function mailUnlockLink(
+  ctx: AppContext,
+  user: { id: number; accountId: number | null; email: string; firstname: string },
+  until: Date,
+  failures: number,
+  requestOrigin: string,
+): Promise<void> {
+  const token = randomBytes(32).toString('base64url');
+  await setUnlockToken(ctx.db, user.id, tokenHashOf(token), until);
+  const mail = unlockMail({ firstname: user.firstname, link: unlockLink(ctx, requestOrigin, token), until, failures });
+  const { outboxId, state } = await sendMail(ctx, { accountId: user.accountId, to: user.email, ...mail });
+  ctx.logger.info({ userId: user.id, outboxId, state }, 'unlock link mailed to a locked user');
+}
+
+/**
+ * `POST /api/users/unlock` (public; the mailed token is the proof): lifts the user's lock.
+ * @throws AppError 410 `auth.unlock_expired` for an unknown, used, replaced or expired token.
+ */
+export async function unlockWithToken(ctx: AppContext, token: string): Promise<UnlockAccountResult> {
+  const user = await useUnlockToken(ctx.db, tokenHashOf(token), ctx.clock.now());
+  if (!user) throw new AppError(AUTH_ERRORS.unlockGone.code, 410, AUTH_ERRORS.unlockGone.message);
+  ctx.logger.info({ userId: user.id }, 'user unlocked with the mailed link');
+  return { email: user.email };
+}
