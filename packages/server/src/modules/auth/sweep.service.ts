@@ -1,5 +1,6 @@
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
+import { startPeriodic, type PeriodicTask } from '../../periodic';
 import { ATTEMPT_RETENTION_MS } from './rate-limits.service';
 import { deleteAttemptsBefore } from './rate-limits.store';
 import { deleteExpiredSessions } from './sessions.store';
@@ -39,34 +40,18 @@ export async function sweepExpired(
   };
 }
 
-export type Sweeper = {
-  /** Stops the timer and waits for a sweep in progress, so the database can be closed after it. */
-  stop(): Promise<void>;
-};
-
 /**
  * Runs {@link sweepExpired} every `intervalMs`. The timer does not keep the process alive,
  * and a failed sweep is logged and retried at the next tick.
  */
-export function startSweeper(ctx: AppContext, intervalMs: number = SWEEP_INTERVAL_MS): Sweeper {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return; // a slow sweep is not stacked on
-    running = sweepExpired(ctx)
-      .then((swept) => {
-        if (swept.sessions || swept.attempts) ctx.logger.debug(swept, 'swept expired rows');
-      })
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'sweep of expired rows failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+export function startSweeper(ctx: AppContext, intervalMs: number = SWEEP_INTERVAL_MS): PeriodicTask {
+  return startPeriodic(
+    ctx.logger,
+    intervalMs,
+    async () => {
+      const swept = await sweepExpired(ctx);
+      if (swept.sessions || swept.attempts) ctx.logger.debug(swept, 'swept expired rows');
     },
-  };
+    'sweep of expired rows failed',
+  );
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { startPeriodic, type PeriodicTask } from '../../periodic';
 import { timeOutCommands } from './commands.store';
 
 /** How often each node looks for overdue commands. */
@@ -20,28 +21,14 @@ export async function sweepOverdueCommands(ctx: Pick<AppContext, 'db' | 'clock'>
 }
 
 /** Runs {@link sweepOverdueCommands} every `intervalMs`; the timer does not keep the process alive. */
-export function startCommandSweeper(
-  ctx: AppContext,
-  intervalMs: number = COMMAND_SWEEP_INTERVAL_MS,
-): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = sweepOverdueCommands(ctx)
-      .then((n) => {
-        if (n) ctx.logger.debug({ commands: n }, 'commands timed out');
-      })
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'sweep of overdue commands failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+export function startCommandSweeper(ctx: AppContext, intervalMs: number = COMMAND_SWEEP_INTERVAL_MS): PeriodicTask {
+  return startPeriodic(
+    ctx.logger,
+    intervalMs,
+    async () => {
+      const n = await sweepOverdueCommands(ctx);
+      if (n) ctx.logger.debug({ commands: n }, 'commands timed out');
     },
-  };
+    'sweep of overdue commands failed',
+  );
 }

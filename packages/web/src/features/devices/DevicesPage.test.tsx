@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
 import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
@@ -94,6 +94,11 @@ describe('device table', () => {
   });
 
   it('clears the filters and the search box together', async () => {
+    // The clock is the test's: time passes as usual, and the test moves it past the debounce.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { router } = renderPage('/devices?o=1&search=web&status=online');
     await loaded();
     expect(screen.getByRole('searchbox', { name: T.search })).toHaveValue('web');
@@ -103,7 +108,7 @@ describe('device table', () => {
     // The cleared list is asked for (however slow the machine), and the search box's
     // debounce, once past, does not put the old search back.
     await waitFor(() => expect(listCalls().at(-1)!.query.has('search')).toBe(false));
-    await new Promise((r) => setTimeout(r, 400));
+    await vi.advanceTimersByTimeAsync(400);
     expect(at(router)).toBe('?o=1');
     expect(listCalls().at(-1)!.query.has('search')).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { api } from '../../api/client';
 import { buildGroup, buildProfile, buildZone } from '../../test/factories';
 import { renderInShell } from '../../test/render';
@@ -150,6 +150,11 @@ describe('policy list', () => {
 
 describe('run now', () => {
   it('asks first, then follows the run in the execution banner until it completes', async () => {
+    // The clock is the test's: time passes as usual, and the test moves it on where it waits.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     renderPage();
     await loaded();
     await openRowAction('Weekly patching', T.runNow);
@@ -165,7 +170,7 @@ describe('run now', () => {
     expect(await screen.findByText('The execution completed.')).toBeInTheDocument();
     const polls = calls('GET', '/api/policies/1/runs/900').length;
     // A finished run is not polled again.
-    await new Promise((r) => setTimeout(r, 2500));
+    await vi.advanceTimersByTimeAsync(2500);
     expect(calls('GET', '/api/policies/1/runs/900')).toHaveLength(polls);
   });
 });

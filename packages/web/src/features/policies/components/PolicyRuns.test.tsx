@@ -26,6 +26,7 @@ const result = (id: number, status: string) => ({
   stderr_tail: null,
   create_time: '2026-11-21T10:00:00Z',
   finished_at: status === 'success' ? '2026-11-21T10:01:00Z' : null,
+  simulated: false,
   command_id: id,
   command_type: 'install_updates',
   message: null,
