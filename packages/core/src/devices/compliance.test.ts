@@ -42,9 +42,7 @@ describe('deviceCompliance', () => {
             .map((s) => [order.next().value as number, s] as const)
             .sort((a, b) => a[0] - b[0])
             .map(([, s]) => s);
-          expect(deviceCompliance({ standings: shuffled, patches })).toEqual(
-            deviceCompliance({ standings, patches }),
-          );
+          expect(deviceCompliance({ standings: shuffled, patches })).toEqual(deviceCompliance({ standings, patches }));
         },
       ),
     );
