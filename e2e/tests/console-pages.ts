@@ -11,6 +11,7 @@ const PUBLIC = new Set<string>([
   PATHS.forgotPassword,
   PATHS.passwordReset,
   PATHS.acceptInvite,
+  PATHS.unlock, // the link a locked user is mailed
   PATHS.notFound,
 ]);
 

@@ -132,8 +132,8 @@ export function FeatureFlagsPanel({ accountId, zones }: { accountId: number; zon
                     </Table.Td>
                     <Table.Td>
                       <Badge
-                        color={isOn ? 'green.9' : 'gray.8'}
-                        variant="filled"
+                        color={isOn ? 'green' : 'gray'}
+                        variant="light"
                         aria-label={`${flag}: ${isOn ? T.on : T.off}`}
                       >
                         {isOn ? T.on : T.off}
