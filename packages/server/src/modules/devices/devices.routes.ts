@@ -25,6 +25,7 @@ import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
+import { sendIdempotent } from '../../http/idempotent-reply';
 import { csvCell } from '../../http/csv';
 import { IDEMPOTENCY_DOC, idempotent } from '../idempotency/idempotency.service';
 import { requireZone } from '../zones/zone-access.service';
@@ -246,8 +247,7 @@ export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agen
         async () => ({ status: 201, body: await queueCommand(dctx, authz, o, request.params.id, request.body) }),
         () => requireZone(ctx, authz, o, 'Endpoint', 'manage'),
       );
-      if (answer.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(answer.status).send(answer.body);
+      return sendIdempotent(reply, answer);
     },
   );
 

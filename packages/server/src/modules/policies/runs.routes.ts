@@ -5,6 +5,7 @@ import { ZPolicyActionBody, ZPolicyIdParams } from '@patchwell/core/policies/pol
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import { requireAuthz } from '../../http/authz';
+import { sendIdempotent } from '../../http/idempotent-reply';
 import { ZPagedZoneQuery, ZResultsQuery, ZRunParams } from '@patchwell/core/policies/policy-params.schema';
 import type { PoliciesCtx } from './policies.context';
 import { IDEMPOTENCY_DOC, idempotent } from '../idempotency/idempotency.service';
@@ -54,8 +55,7 @@ export async function runsRoutes(root: FastifyInstance, ctx: PoliciesCtx): Promi
         async () => ({ status: 202, body: await runPolicyNow(ctx, authz, o, request.params.id, request.body) }),
         () => requireRunPermission(ctx, authz, o, request.params.id),
       );
-      if (answer.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(answer.status).send(answer.body);
+      return sendIdempotent(reply, answer);
     },
   );
 
