@@ -13,7 +13,7 @@ import type {
 } from '@patchwell/core/shell/flags.schema';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
-import { insertActivity } from '../policies/policies.store';
+import { logActivity } from '../activity/activity.service';
 import { requireAccount, requireAccountZone } from '../zones/zone-access.service';
 import { findLevelFlags, setZonePlan, writeLevelFlags } from './flags.store';
 
@@ -87,16 +87,7 @@ export async function putZoneFlags(
 ): Promise<FeatureFlagsState> {
   await requireAccountZone(ctx, authz, accountId, zoneId, 'Account', 'modify');
   await writeLevelFlags(ctx.db, accountId, zoneId, changeOf(body));
-  await insertActivity(ctx.db, {
-    organizationId: zoneId,
-    userId: authz.userId,
-    via: authz.via,
-    action: 'zone.flags',
-    objectType: 'zone',
-    objectId: String(zoneId),
-    details: { flags: body },
-    createdAt: ctx.clock.now(),
-  });
+  await logActivity(ctx, authz, zoneId, 'zone.flags', { type: 'zone', id: zoneId }, { flags: body });
   return zoneState(ctx, accountId, zoneId);
 }
 
@@ -110,15 +101,6 @@ export async function putZonePlan(
 ): Promise<ZonePlan> {
   const zone = await requireAccountZone(ctx, authz, accountId, zoneId, 'Account', 'modify');
   await setZonePlan(ctx.db, zoneId, body.plan);
-  await insertActivity(ctx.db, {
-    organizationId: zoneId,
-    userId: authz.userId,
-    via: authz.via,
-    action: 'zone.plan',
-    objectType: 'zone',
-    objectId: String(zoneId),
-    details: { from: zone.plan, to: body.plan },
-    createdAt: ctx.clock.now(),
-  });
+  await logActivity(ctx, authz, zoneId, 'zone.plan', { type: 'zone', id: zoneId }, { from: zone.plan, to: body.plan });
   return { zone_id: zoneId, plan: body.plan };
 }

@@ -1,7 +1,6 @@
 import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  activityLog,
   policies,
   policyCloneJobs,
   policyScheduleSlots,
@@ -212,23 +211,6 @@ export async function findCloneJob(db: Db, zoneId: number, id: string): Promise<
     .where(and(eq(policyCloneJobs.organizationId, zoneId), eq(policyCloneJobs.id, id)))
     .limit(1);
   return row;
-}
-
-// ---------------------------------------------------------------- activity log
-
-export type ActivityEntry = {
-  organizationId: number;
-  userId: number | null;
-  via: string;
-  action: string;
-  objectType: string;
-  objectId: string | null;
-  details?: Record<string, unknown>;
-  createdAt: Date;
-};
-
-export async function insertActivity(db: Db, entry: ActivityEntry): Promise<void> {
-  await db.insert(activityLog).values({ ...entry, details: entry.details ?? {} });
 }
 
 /** Zones with these uuids (any account: the caller's rights are checked per zone). */

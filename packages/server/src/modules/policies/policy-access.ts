@@ -5,7 +5,9 @@ import { notFound } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';
 import type { ZoneRow } from '../zones/zones.store';
-import { findPolicy, insertActivity, type PolicyRow } from './policies.store';
+import { findPolicy, type PolicyRow } from './policies.store';
+
+export { logActivity } from '../activity/activity.service';
 
 /** The permission resource of each policy type (spec B section 6). */
 export const POLICY_RESOURCE: Record<PolicyType, Resource> = {
@@ -48,25 +50,4 @@ export async function requirePolicy(
   const zone = await requireZone(ctx, authz, zoneId, POLICY_RESOURCE[policy?.type ?? 'patch'], action);
   if (!policy) throw notFound();
   return { zone, policy };
-}
-
-/** Writes one activity-log row for the caller's action. */
-export async function logActivity(
-  ctx: AppContext,
-  authz: Authz,
-  zoneId: number,
-  action: string,
-  object: { type: string; id: string | number | null },
-  details: Record<string, unknown> = {},
-): Promise<void> {
-  await insertActivity(ctx.db, {
-    organizationId: zoneId,
-    userId: authz.userId,
-    via: authz.via,
-    action,
-    objectType: object.type,
-    objectId: object.id === null ? null : String(object.id),
-    details,
-    createdAt: ctx.clock.now(),
-  });
 }
