@@ -25,8 +25,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb } from '../packages/server/src/db/client';
-import { queryRows } from '../packages/server/src/db/raw';
-import { seedDevices } from './devices-seed';
+import { seedDevices, seedPatches } from './devices-seed';
 import { startServer, type Running } from './server';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 
@@ -68,46 +67,6 @@ async function session(url: string) {
     return text ? (JSON.parse(text) as Record<string, unknown>) : {};
   };
   return { zoneId, call };
-}
-
-/** Writes each machine's pending patches as the inventory endpoint would, one JSON statement per 5,000 devices. */
-async function seedPatches(config: { databaseUrl?: string; pgliteDataDir: string }, machines: SimMachine[]) {
-  const handle = await openDb(config);
-  const { db } = handle;
-  let rows = 0;
-  try {
-    const ids = new Map<string, number>();
-    const found = await queryRows<{ id: number; machine_id: string }>(db, sql`select id, machine_id from devices`);
-    for (const r of found) ids.set(r.machine_id, Number(r.id));
-    for (let i = 0; i < machines.length; i += 5000) {
-      const json = machines.slice(i, i + 5000).flatMap((m) =>
-        m.patches.map((p) => ({
-          device_id: ids.get(m.machineId)!,
-          name: p.name,
-          current_version: p.current_version,
-          version: p.version,
-          severity: p.severity,
-          cves: p.cves,
-          kb: p.kb,
-          source: p.source,
-          reboot_required: p.reboot_required,
-          published_at: p.published_at,
-        })),
-      );
-      rows += json.length;
-      await db.execute(sql`
-        insert into device_patches (device_id, name, current_version, version, severity, cves, kb, source,
-               reboot_required, published_at)
-        select device_id, name, current_version, version, severity, cves, kb, source, reboot_required, published_at
-          from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(device_id int, name text,
-               current_version text, version text, severity text, cves text[], kb text, source text,
-               reboot_required boolean, published_at timestamptz)`);
-    }
-    await db.execute(sql`vacuum analyze`);
-  } finally {
-    await handle.close();
-  }
-  return rows;
 }
 
 type DbCounters = { xacts: number; inserted: number; updated: number; blocksRead: number; blocksHit: number };

@@ -1,0 +1,224 @@
+/**
+ * A 20,000-row Tenable / Nessus CSV export against a zone of 10,000 devices (issue 11), on
+ * PGlite and on PostgreSQL: upload → batch ready (the server parses, stores and matches every
+ * row to devices and to the patches that fix its CVE), the server's memory growth meanwhile,
+ * then accepting the batch and executing every task it made (each queues one command per
+ * device) until every task is in progress.
+ *
+ * The fleet is the simulator's (devices-seed.ts), each with its real-sized list of pending
+ * patches and their CVEs; the CSV names ~9,800 of those devices (by name, FQDN or IP, as
+ * scanners do) with CVEs their patches fix, 100 hosts that are not enrolled and a few CVEs
+ * no patch fixes, so every matching path runs.
+ *
+ * Baseline, measured in the same run: csv-parse reading the same file in the bench's own
+ * process (what no import can go below); the ratio says what matching and storing cost on top.
+ *
+ * Run: node --import tsx bench/remediation-import.ts   (figures in bench/README.md)
+ * Env: DB=postgres,pglite  DEVICES=10000  ROWS=20000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18503  KEEP=1
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { SimMachine } from '@patchwell/agent/simulate/inventory';
+import { seedDevices, seedPatches } from './devices-seed';
+import { startServer, type Running } from './server';
+
+const DEVICES = Number(process.env.DEVICES ?? 10_000);
+const ROWS = Number(process.env.ROWS ?? 20_000);
+const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const DBS = (process.env.DB ?? 'pglite,postgres').split(',');
+const PORT = Number(process.env.BENCH_PORT ?? 18503);
+const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+
+const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Resident memory of a process in MB (VmRSS). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function session(url: string) {
+  const basic = Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString('base64');
+  const res = await fetch(`${url}/api/users/self`, { headers: { authorization: `Basic ${basic}` } });
+  const self = (await res.json()) as { orgs: { id: number }[] };
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const zoneId = self.orgs[0]!.id;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const sep = path.includes('?') ? '&' : '?';
+    const r = await fetch(`${url}${path}${sep}o=${zoneId}`, {
+      method,
+      headers: { cookie, ...(body instanceof FormData ? {} : body ? { 'content-type': 'application/json' } : {}) },
+      body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+    });
+    const text = await r.text();
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 500)}`);
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+  return { zoneId, call };
+}
+
+const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+const RISK: Record<string, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
+
+/**
+ * The Tenable export: one row per host × CVE (a plugin with several CVEs repeats its row),
+ * hosts named the three ways scanners name them, plus unknown hosts and unknown CVEs.
+ */
+function tenableCsv(machines: SimMachine[], rows: number): string {
+  const header = [
+    'Plugin ID',
+    'CVE',
+    'CVSS v2.0 Base Score',
+    'CVSS v3.0 Base Score',
+    'Risk',
+    'Host',
+    'Protocol',
+    'Port',
+    'Name',
+    'Synopsis',
+    'Description',
+    'Solution',
+    'See Also',
+    'Plugin Output',
+  ];
+  const lines = [header.map(quote).join(',')];
+  let plugin = 150_000;
+  const push = (cve: string, severity: string, host: string, name: string) =>
+    lines.push(
+      [
+        String(plugin++),
+        cve,
+        '7.5',
+        severity === 'critical' ? '9.8' : '7.8',
+        RISK[severity] ?? 'Medium',
+        host,
+        'tcp',
+        '0',
+        `${name}: security update`,
+        'The remote host is missing a security update.',
+        'The remote host is affected by multiple vulnerabilities,\nincluding remote code execution.',
+        `Apply ${name}.`,
+        'https://nvd.nist.gov/',
+        'Installed package version is older than the fixed version.',
+      ]
+        .map(quote)
+        .join(','),
+    );
+  const withCves = machines.filter((m) => m.patches.some((p) => p.cves.length > 0));
+  for (let i = 0; lines.length <= rows - 200; i++) {
+    const m = withCves[i % withCves.length]!;
+    const patch = m.patches.filter((p) => p.cves.length > 0)[Math.floor(i / withCves.length) % 2] ?? m.patches[0]!;
+    const host =
+      i % 3 === 0 ? m.ipPrivate : i % 3 === 1 ? m.system.hostname.toLowerCase() : `${m.system.hostname}.corp.example`;
+    push(patch.cves[0] ?? 'CVE-2026-0001', patch.severity, host, patch.name);
+  }
+  for (let i = 0; lines.length <= rows - 100; i++)
+    push(`CVE-2026-${90000 + i}`, 'high', `ws-unknown-${i}.corp.example`, 'Unknown host');
+  for (let i = 0; lines.length <= rows; i++)
+    push(`CVE-2019-${10000 + i}`, 'medium', machines[i]!.ipPrivate, 'No fix here');
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+type Batch = { id: number; status: string; error: string | null; impacted_device_count: number; statistics: unknown };
+type Task = { id: number; status: string };
+
+async function run(kind: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-remediation-'));
+  const database = kind === 'postgres' ? `patchwell_remediation_${process.pid}` : undefined;
+  if (database) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+  const databaseUrl = database ? `${PG_URL}/${database}` : undefined;
+  const env: Record<string, string> = {
+    PATCHWELL_DEMO: '0',
+    PATCHWELL_ADMIN_EMAIL: ADMIN.email,
+    PATCHWELL_ADMIN_PASSWORD: ADMIN.password,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const dbConfig = { databaseUrl, pgliteDataDir: join(dataDir, 'pglite') };
+  let server: Running | undefined;
+  console.log(`\n## ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);
+  try {
+    server = await startServer({ port: PORT, dataDir, env });
+    const { zoneId } = await session(server.url);
+    await server.stop();
+    server = undefined;
+
+    const machines: SimMachine[] = [];
+    const seeded = await seedDevices(dbConfig, zoneId, { from: 0, to: DEVICES, inventoryTo: 0 }, new Date(), (m) =>
+      machines.push(m),
+    );
+    const patchRows = await seedPatches(dbConfig, machines);
+    console.log(`seeded ${seeded.devices} devices and ${patchRows} pending patches; ${load()}`);
+
+    const csv = tenableCsv(machines, ROWS);
+    const t0 = performance.now();
+    const parsed = parse(csv, { columns: true, bom: true }) as unknown[];
+    const baselineMs = performance.now() - t0;
+    console.log(
+      `file: ${parsed.length} data rows, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MiB; baseline csv-parse in the bench's process ${seconds(baselineMs)}`,
+    );
+
+    server = await startServer({ port: PORT, dataDir, env });
+    const pid = server.child.pid!;
+    const api = await session(server.url);
+    const rss0 = rssMb(pid);
+    let rssMax = rss0;
+    const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(pid))), 20);
+
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'tenable_export_2026-11-25.csv');
+    const t1 = performance.now();
+    const uploaded = (await api.call(
+      'POST',
+      '/api/orgs/' + zoneId + '/tasks/patch/batches/upload?source=tenable',
+      form,
+    )) as unknown as Batch;
+    const answeredMs = performance.now() - t1;
+    let batch = uploaded;
+    while (batch.status === 'building') {
+      await new Promise((r) => setTimeout(r, 25));
+      batch = (await api.call('GET', `/api/orgs/${zoneId}/tasks/batches/${uploaded.id}`)) as unknown as Batch;
+    }
+    const readyMs = performance.now() - t1;
+    clearInterval(sampler);
+    if (batch.status !== 'ready') throw new Error(`batch ended ${batch.status}: ${batch.error}`);
+    console.log(
+      `upload → answered ${seconds(answeredMs)}, → ready ${seconds(readyMs)} (${(readyMs / baselineMs).toFixed(1)}× the bare parse); ${batch.impacted_device_count} impacted devices; statistics ${JSON.stringify(batch.statistics)}`,
+    );
+    console.log(
+      `server RSS ${rss0.toFixed(0)} MB before, peak ${rssMax.toFixed(0)} MB: growth ${(rssMax - rss0).toFixed(0)} MB; ${load()}`,
+    );
+
+    const t2 = performance.now();
+    const accepted = (await api.call('POST', `/api/orgs/${zoneId}/tasks/batches/${uploaded.id}/accept`, {})) as {
+      task_ids: number[];
+    };
+    const acceptMs = performance.now() - t2;
+    for (const id of accepted.task_ids) {
+      await api.call('PATCH', `/api/orgs/${zoneId}/tasks/${id}`, { action: 'execute' });
+    }
+    const dispatchMs = performance.now() - t2;
+    const tasks = (await api.call('GET', `/api/orgs/${zoneId}/tasks?limit=700&batch_id=${uploaded.id}`)) as {
+      data: Task[];
+      size: number;
+    };
+    const running = tasks.data.filter((t) => t.status === 'in_progress').length;
+    console.log(
+      `accept → ${accepted.task_ids.length} tasks in ${seconds(acceptMs)}; accept + execute every task ${seconds(dispatchMs)}; ${running} of ${tasks.size} tasks in progress; ${load()}`,
+    );
+  } finally {
+    await server?.stop();
+    if (process.env.KEEP === '1') {
+      console.log(`kept ${dataDir}${database ? ` and database ${database}` : ''}`);
+    } else {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (database) execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--force', database]);
+    }
+  }
+}
+
+console.log(`# Remediation import: ${ROWS} Tenable rows against ${DEVICES} devices (${new Date().toISOString()})`);
+for (const kind of DBS) await run(kind);
