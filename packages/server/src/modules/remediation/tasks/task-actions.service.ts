@@ -216,7 +216,8 @@ export async function cancelTask(
     );
     return started.map((j) => j.commandId!);
   });
-  await cancelCommands(ctx, zone.id, commandIds);
+  // The jobs are canceled above: no subscriber needs 10,000 events saying so.
+  await cancelCommands(ctx, zone.id, commandIds, { announce: false });
   return taskView(ctx, zone.id, taskId);
 }
 
@@ -261,5 +262,6 @@ export async function deleteTasks(
     await deleteTaskRows(tx, zone.id, unique);
     return open.map((j) => j.commandId);
   });
-  await cancelCommands(ctx, zone.id, commandIds);
+  // The jobs are gone with their tasks: nothing subscribes to these commands' end.
+  await cancelCommands(ctx, zone.id, commandIds, { announce: false });
 }
