@@ -71,4 +71,10 @@ export const TEXTS = {
     errorCode: (code: string | number) => `Error code: ${code}`,
     pollingFailed: 'There was an issue retrieving the execution status. Try refreshing the page.',
   },
+  remediationTasks: {
+    executeForbidden: 'You must have admin or patch admin rights to execute this task',
+    /** The server's message; the console shows it after 'Error: ' (spec B section 8). */
+    workletInvalidMessage: 'Selected worklet does not have a valid ID, please contact support.',
+    workletInvalid: 'Error: Selected worklet does not have a valid ID, please contact support.',
+  },
 } as const;

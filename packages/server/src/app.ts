@@ -36,6 +36,8 @@ import { hostImportsRoutes } from './modules/devices/host-imports.routes';
 import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
+import { tasksRoutes } from './modules/remediation/tasks/tasks.routes';
+import { applyTaskCommandResult } from './modules/remediation/tasks/task-results.service';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 import { RequestLogController } from './logger';
@@ -154,6 +156,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await softwareRoutes(app, ctx);
   await policiesModule(app, ctx, agents);
   commandEvents.onCommandFinished('the policy engine', (event) => app.policyEngine.commandFinished(event));
+  await tasksRoutes(app, { ...ctx, agents, commandEvents });
+  commandEvents.onCommandFinished('remediation tasks', (event) => applyTaskCommandResult(ctx, event));
   await installersRoutes(app, ctx);
   await bespokeRoutes(app);
 

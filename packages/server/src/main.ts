@@ -13,6 +13,7 @@ import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
 import { backfillCompliance } from './modules/devices/compliance.store';
 import { startDemoFleet } from './modules/accounts/demo.fleet';
 import { startCommandSweeper } from './modules/commands/commands.sweep';
+import { startTaskJobSync } from './modules/remediation/tasks/task-results.service';
 import { createMailer } from './modules/mail/mail.transport';
 import { startSweeper } from './modules/auth/sweep.service';
 import { shutdownGracefully } from './shutdown';
@@ -83,6 +84,8 @@ process.stdout.write(`${lines.join('\n')}\n`);
 
 const sweeper = startSweeper(ctx);
 const commandSweeper = startCommandSweeper(ctx);
+// Remediation jobs take the commands' states that raise no event (handed out, timed out).
+const taskJobSync = startTaskJobSync(ctx);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -97,7 +100,7 @@ async function shutdown(signal: string): Promise<void> {
   try {
     await shutdownGracefully({
       app,
-      jobs: [...(demoFleet ? [demoFleet] : []), sweeper, commandSweeper],
+      jobs: [...(demoFleet ? [demoFleet] : []), sweeper, commandSweeper, taskJobSync],
       db: handle,
       drainMs: config.shutdownDrainMs,
     });

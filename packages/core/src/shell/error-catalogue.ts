@@ -50,6 +50,18 @@ export const ERROR_CATALOGUE = {
   'agent.invalid_token': { status: 401, message: 'The device token is not valid.' },
   'agent.removed': { status: 410, message: 'This device was removed; stop the agent.' },
   'agent.rate_limited': { status: 429, message: 'Too many requests from this device.' },
+  // Remediation: tasks
+  'tasks.execute_forbidden': { status: 403, message: TEXTS.remediationTasks.executeForbidden },
+  'tasks.not_pending': {
+    status: 409,
+    message: 'Only a pending task can be executed: this one was already executed or canceled.',
+  },
+  'tasks.not_cancelable': {
+    status: 409,
+    message: 'Only a pending or in-progress task can be canceled: this one is already finished or canceled.',
+  },
+  'tasks.worklet_invalid': { status: 422, message: TEXTS.remediationTasks.workletInvalidMessage },
+  'tasks.patch_missing': { status: 422, message: 'This task names no patch to install; it cannot be executed.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

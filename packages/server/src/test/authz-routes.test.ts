@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
 import { policies } from '../db/policies.schema';
+import { remediationTasks } from '../db/remediation.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
@@ -43,12 +44,18 @@ const SELF_SCOPED = new Set([
  */
 const SHARED_OBJECT_ROUTES = new Set(['GET /api/worklet-catalog/:id']);
 
-type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy';
+type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'task';
 type Ids = Record<Kind, number>;
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
 type World = { ids: Ids; markers: string[] };
 
-const PARAM_KINDS: Record<string, Kind> = { accountId: 'account', zoneId: 'zone', orgId: 'zone', userId: 'user' };
+const PARAM_KINDS: Record<string, Kind> = {
+  accountId: 'account',
+  zoneId: 'zone',
+  orgId: 'zone',
+  userId: 'user',
+  taskId: 'task',
+};
 const SEGMENT_KINDS: Record<string, Kind> = {
   accounts: 'account',
   orgs: 'zone',
@@ -255,6 +262,20 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       updatedAt: t.clock.now(),
     })
     .returning();
+  const [task] = await t.db
+    .insert(remediationTasks)
+    .values({
+      organizationId: zoneId,
+      kind: 'patch-now',
+      title: `${label}TASK-${id}`,
+      patchName: 'openssl',
+      cves: ['CVE-2026-0001'],
+      severity: 'high',
+      source: 'qualys',
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
   return {
     ids: {
       account: accountId,
@@ -264,6 +285,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       invitation: invitation!.id,
       outbox: mail!.id,
       policy: policy!.id,
+      task: task!.id,
     },
     markers: [
       accountName,
@@ -276,6 +298,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       `${label}BODY-${id}`,
       `${label}PREF-${id}`,
       `${label}POLICY-${id}`,
+      `${label}TASK-${id}`,
     ],
   } satisfies World;
 }
@@ -439,6 +462,12 @@ describe('route matrix', () => {
       'GET /api/accounts/:accountId/zones/:zoneId/flags',
       'PUT /api/accounts/:accountId/zones/:zoneId/flags',
       'PUT /api/accounts/:accountId/zones/:zoneId/plan',
+      'GET /api/orgs/:orgId/tasks',
+      'DELETE /api/orgs/:orgId/tasks',
+      'GET /api/orgs/:orgId/tasks/:taskId',
+      'PATCH /api/orgs/:orgId/tasks/:taskId',
+      'GET /api/orgs/:orgId/tasks/:taskId/jobs',
+      'GET /api/orgs/:orgId/tasks/:taskId/csv',
     ]) {
       expect(keys).toContain(expected);
     }

@@ -53,3 +53,11 @@ export async function getWorkletCatalogEntry(
   if (!entry) throw notFound();
   return entry;
 }
+
+/**
+ * The shipped entry by slug, UUID or number, for other modules that run its code (a
+ * remediation task's worklet); no permission check: the caller's service made its own.
+ */
+export function catalogueWorklet(id: string): WorkletCatalogEntry | null {
+  return findWorkletCatalogEntry(id);
+}

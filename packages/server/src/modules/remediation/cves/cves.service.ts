@@ -1,4 +1,4 @@
-import { setRemediationStatus, upsertStatesFromBatch, type Exec } from './cves.store';
+import { setRemediationStatus, setRemediationStatusOfDevices, upsertStatesFromBatch, type Exec } from './cves.store';
 
 /**
  * The zone's CVE view: which devices each reported CVE affects and where each stands. Its
@@ -26,6 +26,32 @@ export function recordRemediationOutcome(
   return setRemediationStatus(exec, {
     zoneId: input.zoneId,
     deviceId: input.deviceId,
+    cves: input.cves,
+    status: input.outcome,
+    cause: `task:${input.taskId}`,
+    at: input.at,
+  });
+}
+
+/**
+ * {@link recordRemediationOutcome} for many devices of one task in one statement: executing
+ * it (`remediating`), the sweep's timeouts (`remediation_failed`), and cancelling it (`open`:
+ * states the task left `remediating` are open again; others stay as they are).
+ */
+export function recordRemediationOutcomes(
+  exec: Exec,
+  input: {
+    zoneId: number;
+    deviceIds: number[];
+    cves: string[];
+    outcome: 'open' | 'remediating' | 'remediated' | 'remediation_failed';
+    taskId: number;
+    at: Date;
+  },
+): Promise<void> {
+  return setRemediationStatusOfDevices(exec, {
+    zoneId: input.zoneId,
+    deviceIds: input.deviceIds,
     cves: input.cves,
     status: input.outcome,
     cause: `task:${input.taskId}`,

@@ -76,3 +76,39 @@ export async function setRemediationStatus(
     select ${input.zoneId}, cve, ${input.deviceId}, ${input.status}, ${input.cause}, ${input.at} from changed
   `);
 }
+
+/**
+ * {@link setRemediationStatus} for many devices of one task at once (executing, cancelling or
+ * timing out a task over 10,000 devices is one statement, not one per device). `open` puts
+ * back states a canceled job left `remediating`, and touches no other.
+ */
+export async function setRemediationStatusOfDevices(
+  exec: Exec,
+  input: {
+    zoneId: number;
+    deviceIds: number[];
+    cves: string[];
+    status: 'open' | 'remediating' | 'remediated' | 'remediation_failed';
+    cause: string;
+    at: Date;
+  },
+): Promise<void> {
+  if (input.cves.length === 0 || input.deviceIds.length === 0) return;
+  // Both lists travel as one array literal each, however many devices.
+  const devices = `{${input.deviceIds.map((id) => Math.trunc(id)).join(',')}}`;
+  const onlyFrom = input.status === 'open' ? sql` and status = 'remediating'` : sql``;
+  await exec.execute(sql`
+    with changed as (
+      update cve_device_states set
+        status = ${input.status},
+        remediated_at = ${input.status === 'remediated' ? input.at : null},
+        updated_at = ${input.at}
+      where organization_id = ${input.zoneId} and device_id = any(${devices}::int[])
+        and cve = any(array(select jsonb_array_elements_text(${JSON.stringify(input.cves)}::jsonb)))
+        and status <> 'excepted' and status <> ${input.status}${onlyFrom}
+      returning cve, device_id
+    )
+    insert into cve_events (organization_id, cve, device_id, status, cause, at)
+    select ${input.zoneId}, cve, device_id, ${input.status}, ${input.cause}, ${input.at} from changed
+  `);
+}
