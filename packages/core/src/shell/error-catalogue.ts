@@ -50,6 +50,12 @@ export const ERROR_CATALOGUE = {
   'agent.invalid_token': { status: 401, message: 'The device token is not valid.' },
   'agent.removed': { status: 410, message: 'This device was removed; stop the agent.' },
   'agent.rate_limited': { status: 429, message: 'Too many requests from this device.' },
+  // Remediation: CVE view
+  'cve_exception.exists': {
+    status: 409,
+    message: 'An exception for this CVE is already in force for the same device or zone. Revoke it first.',
+  },
+  'cve_exception.ended': { status: 409, message: 'This exception is no longer in force: it was revoked or expired.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
