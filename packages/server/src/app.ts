@@ -38,6 +38,7 @@ import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
 import { tasksRoutes } from './modules/remediation/tasks/tasks.routes';
 import { applyTaskCommandResult } from './modules/remediation/tasks/task-results.service';
+import { cvesRoutes } from './modules/remediation/cves/cves.routes';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 import { RequestLogController } from './logger';
@@ -159,6 +160,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await tasksRoutes(app, { ...ctx, agents, commandEvents });
   commandEvents.onCommandFinished('remediation tasks', (event) => applyTaskCommandResult(ctx, event));
   await installersRoutes(app, ctx);
+  await cvesRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

@@ -22,14 +22,32 @@ export const CVE_DEVICE_STATUSES = ['open', 'remediating', 'remediated', 'remedi
 export const ZCveDeviceStatus = z.enum(CVE_DEVICE_STATUSES);
 export type CveDeviceStatus = z.infer<typeof ZCveDeviceStatus>;
 
+/** How the CSV export and the console name each status. */
+export const CVE_DEVICE_STATUS_LABELS: Record<CveDeviceStatus, string> = {
+  open: 'Open',
+  remediating: 'Remediating',
+  remediated: 'Remediated',
+  remediation_failed: 'Remediation failed',
+  excepted: 'Excepted',
+};
+
 export const CVE_EXCEPTION_KINDS = ['false_positive', 'risk_accepted'] as const;
 export const ZCveExceptionKind = z.enum(CVE_EXCEPTION_KINDS);
 export type CveExceptionKind = z.infer<typeof ZCveExceptionKind>;
+export const CVE_EXCEPTION_KIND_LABELS: Record<CveExceptionKind, string> = {
+  false_positive: 'False positive',
+  risk_accepted: 'Risk accepted',
+};
+
+/** The 400 for an exception whose expiry is not after now (the schema cannot see the clock). */
+export const CVE_EXCEPTION_EXPIRY_PAST = 'The expiry must be in the future.';
 
 const id = z.coerce.number().int().positive().max(ID_MAX);
 const zone = { o: id.optional(), org: id.optional() };
 
 export const ZCveParams = z.object({ orgId: id, cve: ZCveId });
+export const ZCveZoneParams = z.object({ orgId: id });
+export const ZCveExceptionParams = z.object({ orgId: id, exceptionId: id });
 
 /** One row of `GET /api/orgs/{orgId}/cves`. */
 export const ZZoneCve = z.object({
@@ -72,6 +90,26 @@ export type CveListQuery = z.infer<typeof ZCveListQuery>;
 
 export const ZZoneCveList = z.object({ data: z.array(ZZoneCve), size: z.number().int() });
 
+/** `GET /api/orgs/{orgId}/cves/csv`: the list's filters, every row (one per CVE and device). */
+export const ZCveCsvQuery = z
+  .object({
+    ...zone,
+    severity: ZRemediationSeverity.optional(),
+    search: z.string().max(100).optional(),
+    /** Only devices past their due date. */
+    overdue: z.enum(['true', 'false']).optional(),
+  })
+  .loose()
+  .transform(({ o, org, ...rest }) => ({ ...rest, o: o ?? org }));
+export type CveCsvQuery = z.infer<typeof ZCveCsvQuery>;
+
+/** `GET /api/orgs/{orgId}/cves/{cve}`: pages of its devices (affected and overdue first). */
+export const ZCveDetailQuery = z
+  .object({ ...zone, ...ZPaging.shape })
+  .loose()
+  .transform(({ o, org, ...rest }) => ({ ...rest, o: o ?? org }));
+export type CveDetailQuery = z.infer<typeof ZCveDetailQuery>;
+
 /** Zone totals for the remediations page: open CVEs and overdue devices by severity. */
 export const ZCveSummary = z.object({
   open_cves: z.number().int(),
@@ -93,6 +131,10 @@ export const ZCveException = z.object({
   created_by_user: z.object({ id: z.number().int().nullable(), email: z.string().nullable() }),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
+  /** Who revoked it; null while not revoked (or the user was deleted). */
+  revoked_by_user: z.object({ id: z.number().int().nullable(), email: z.string().nullable() }).nullable(),
+  /** `active` takes the CVE out of the counts; `expired` and `revoked` no longer do. */
+  state: z.enum(['active', 'expired', 'revoked']),
 });
 export type CveException = z.infer<typeof ZCveException>;
 
@@ -151,9 +193,15 @@ export type CveDevice = z.infer<typeof ZCveDevice>;
 /** `GET /api/orgs/{orgId}/cves/{cve}`. */
 export const ZCveDetail = z.object({
   cve: ZZoneCve,
+  /** One page of the CVE's devices (`page`, `limit`): still affected first, then by due date and host name. */
   devices: z.array(ZCveDevice),
+  /** All devices of the CVE in the zone, for paging `devices`. */
+  devices_size: z.number().int(),
   exceptions: z.array(ZCveException),
-  /** Daily counts since first seen: devices affected and remediated at the end of each day. */
+  /**
+   * Daily counts since first seen (UTC days, the last 366 at most, today as of now): devices
+   * affected (excepted ones left out) and remediated at the end of each day.
+   */
   history: z.array(z.object({ date: z.string(), affected: z.number().int(), remediated: z.number().int() })),
 });
 export type CveDetail = z.infer<typeof ZCveDetail>;

@@ -62,6 +62,12 @@ export const ERROR_CATALOGUE = {
   },
   'tasks.worklet_invalid': { status: 422, message: TEXTS.remediationTasks.workletInvalidMessage },
   'tasks.patch_missing': { status: 422, message: 'This task names no patch to install; it cannot be executed.' },
+  // Remediation: CVE view
+  'cve_exception.exists': {
+    status: 409,
+    message: 'An exception for this CVE is already in force for the same device or zone. Revoke it first.',
+  },
+  'cve_exception.ended': { status: 409, message: 'This exception is no longer in force: it was revoked or expired.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

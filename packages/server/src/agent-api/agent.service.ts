@@ -16,6 +16,7 @@ import { ensureDefaultGroup } from '../modules/devices/groups.store';
 import { applyHostImport } from '../modules/devices/host-imports.service';
 import type { CommandEvents } from '../modules/commands/commands.events';
 import { recordResult, takeCommands, type CommandRow } from '../modules/commands/commands.service';
+import { recordInventory } from '../modules/remediation/cves/cves.service';
 import type { AgentRuntime } from './agent-runtime';
 import { replaceInventory, upsertEnrolledDevice, type DeviceIdentity } from './agent.store';
 
@@ -167,12 +168,16 @@ export async function checkin(
 /**
  * Replaces the device's inventory (nothing is written when its hash is unchanged). A new
  * inventory means the agent scanned and found the machine changed, so, as after a scan the
- * console asked for, the zone's worklet policies evaluate it again.
+ * console asked for, the zone's worklet policies evaluate it again. CVEs whose fixing patch
+ * the inventory no longer lists are remediated in the CVE view; that runs on every upload,
+ * changed or not (one indexed statement, and uploads come only when the agent's hash differs),
+ * so a retried upload after a failure still catches up.
  */
 export async function putInventory(ctx: Ctx, device: DeviceIdentity, body: ParsedInventory): Promise<void> {
   const now = ctx.clock.now();
   const changed = await replaceInventory(ctx.db, device.id, body, now);
   ctx.agents.tokens.update(device.id, { inventoryHash: body.hash });
+  await recordInventory(ctx.db, { deviceId: device.id, at: now });
   if (!changed) return;
   const queued = await queueEvaluations(ctx.db, device.organizationId, device.id, now);
   if (queued > 0) await ctx.agents.wake([device.id]);

@@ -7,6 +7,7 @@ import { remediationTasks } from '../db/remediation.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
+import { buildCveObjects } from './cve-fixtures';
 import { buildAccount, buildUser, buildZone, TEST_PASSWORD } from './factories';
 
 /**
@@ -44,8 +45,9 @@ const SELF_SCOPED = new Set([
  */
 const SHARED_OBJECT_ROUTES = new Set(['GET /api/worklet-catalog/:id']);
 
-type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'task';
-type Ids = Record<Kind, number>;
+type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'task' | 'cveException' | 'cve';
+/** Ids by kind: numbers, except a CVE, named by its CVE id. */
+type Ids = Record<Exclude<Kind, 'cve'>, number> & { cve: string };
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
 type World = { ids: Ids; markers: string[] };
 
@@ -55,6 +57,8 @@ const PARAM_KINDS: Record<string, Kind> = {
   orgId: 'zone',
   userId: 'user',
   taskId: 'task',
+  cve: 'cve',
+  exceptionId: 'cveException',
 };
 const SEGMENT_KINDS: Record<string, Kind> = {
   accounts: 'account',
@@ -160,7 +164,7 @@ function jsonSchemaOf(schema: unknown): JsonSchema | undefined {
 type Request = { method: string; path: string; body: unknown; isSampleValid: boolean };
 
 /** The request for `route` with zone `o`, path parameters `params` and body ids from `ids`. */
-function requestFor(route: GuardedRoute, o: number, params: Record<string, number>, ids: Ids): Request {
+function requestFor(route: GuardedRoute, o: number, params: Record<string, number | string>, ids: Ids): Request {
   const path = route.url.replace(/:(\w+)/g, (_, name: string) => String(params[name]));
   const query = new URLSearchParams({ o: String(o) });
   let isSampleValid = true;
@@ -186,9 +190,9 @@ function requestFor(route: GuardedRoute, o: number, params: Record<string, numbe
 }
 
 /** Every assignment of the route's path parameters to objects of `world`. */
-function paramSets(route: GuardedRoute, world: World): Record<string, number>[] {
+function paramSets(route: GuardedRoute, world: World): Record<string, number | string>[] {
   const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  let sets: Record<string, number>[] = [{}];
+  let sets: Record<string, number | string>[] = [{}];
   for (const name of names) {
     sets = sets.flatMap((set) => kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })));
   }
@@ -276,6 +280,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       updatedAt: t.clock.now(),
     })
     .returning();
+  const cves = await buildCveObjects(t, zoneId, label);
   return {
     ids: {
       account: accountId,
@@ -286,6 +291,8 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       outbox: mail!.id,
       policy: policy!.id,
       task: task!.id,
+      cve: cves.cve,
+      cveException: cves.exceptionId,
     },
     markers: [
       accountName,
@@ -299,6 +306,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       `${label}PREF-${id}`,
       `${label}POLICY-${id}`,
       `${label}TASK-${id}`,
+      ...cves.markers,
     ],
   } satisfies World;
 }
@@ -412,7 +420,7 @@ async function probe(
   world: World,
   variant: string,
   o: number,
-  params: Record<string, number>,
+  params: Record<string, number | string>,
 ) {
   const request = requestFor(route, o, params, world.ids);
   const answer = await call(t, who.caller, request.method, request.path, request.body);
@@ -468,6 +476,14 @@ describe('route matrix', () => {
       'PATCH /api/orgs/:orgId/tasks/:taskId',
       'GET /api/orgs/:orgId/tasks/:taskId/jobs',
       'GET /api/orgs/:orgId/tasks/:taskId/csv',
+      'GET /api/orgs/:orgId/cves',
+      'GET /api/orgs/:orgId/cves/summary',
+      'GET /api/orgs/:orgId/cves/csv',
+      'GET /api/orgs/:orgId/cves/:cve',
+      'POST /api/orgs/:orgId/cves/:cve/exceptions',
+      'DELETE /api/orgs/:orgId/cve-exceptions/:exceptionId',
+      'GET /api/orgs/:orgId/remediation-deadlines',
+      'PUT /api/orgs/:orgId/remediation-deadlines',
     ]) {
       expect(keys).toContain(expected);
     }

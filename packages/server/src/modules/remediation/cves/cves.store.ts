@@ -1,35 +1,67 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 
 /**
- * The only SQL that writes `cve_device_states` and `cve_events`: the zone's CVE view, kept
- * current as batches are accepted and remediation jobs finish.
+ * The SQL that writes `cve_device_states` and their `cve_events`: the zone's CVE view, kept
+ * current as batches are accepted, remediation jobs finish and inventories drop a fixed patch.
+ * (Exceptions write their own events in exceptions.store.ts; both belong to this module.)
+ *
+ * A state's stored status is where remediation stands: open, remediating, remediated or
+ * remediation_failed. It is never `excepted`: an exception is applied when the view is read,
+ * from its expiry and the clock, so one that expires counts again without anything being written.
  */
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Exec = Db | Tx;
 
-/** Severity order for picking the worst of several scanner rows. */
-const SEVERITY_RANK = sql`case severity when 'critical' then 4 when 'high' then 3 when 'medium' then 2 when 'low' then 1 else 0 end`;
+/** Severity order for picking the worst of several rows (`col` holds a remediation severity). */
+export const severityRank = (col: SQL) =>
+  sql`(case ${col} when 'critical' then 4 when 'high' then 3 when 'medium' then 2 when 'low' then 1 else 0 end)`;
+
+/** A timestamp parameter, typed: an untyped parameter in a SELECT list would be text. */
+export const ts = (at: Date) => sql`${at.toISOString()}::timestamptz`;
+
+/** `array[...]::text[]`, the same on PGlite and node-postgres. */
+export const textArray = (values: string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
 
 /**
- * Opens (or re-opens) a device's state for every CVE an accepted batch found on a device of
- * the zone, one event per change. A device the batch names again keeps its first sighting;
- * one already remediated that the scanner still reports is open again.
+ * Scanner rows that make a device affected: matched to a device and either remediable or
+ * reported with no fix Patchwell knows (`unknown_cve`: the scanner still says the device is
+ * vulnerable) or none for its OS (`unsupported_host`). `cve_not_applicable` rows are left out:
+ * the device's own inventory has no pending fix, which usually means it is already patched.
+ */
+const AFFECTING_FINDING = sql`(f.issue is null or f.issue in ('unknown_cve', 'unsupported_host'))`;
+
+/**
+ * Opens (or re-opens) a device's state for every CVE an accepted batch found on a live device
+ * of the zone, with an event for each new state and each status that changed. A device the
+ * batch names again keeps its first sighting (its deadline runs from then); one remediated or
+ * failed that the scanner still reports is open again; one being remediated stays so.
+ * States of devices the batch does not name are left alone: a scan may cover part of the zone.
  */
 export async function upsertStatesFromBatch(exec: Exec, zoneId: number, batchId: number, at: Date): Promise<void> {
   await exec.execute(sql`
     with found as (
-      select distinct on (cve, device_id) cve, device_id, severity, cvss, title
-      from remediation_findings
-      where batch_id = ${batchId} and organization_id = ${zoneId} and device_id is not null
-        and (issue is null or issue = 'unsupported_host')
-      order by cve, device_id, ${SEVERITY_RANK} desc, cvss desc nulls last
+      select distinct on (f.cve, f.device_id) f.cve, f.device_id, f.severity, f.cvss, f.title
+        from remediation_findings f
+        join devices d on d.id = f.device_id and d.organization_id = ${zoneId}::int and d.removed_at is null
+       where f.batch_id = ${batchId}::int and f.organization_id = ${zoneId}::int and ${AFFECTING_FINDING}
+       order by f.cve, f.device_id, ${severityRank(sql`f.severity`)} desc, f.cvss desc nulls last, f.id
+    ),
+    -- Every part of one statement sees the rows as they were before it: the statuses before the upsert.
+    prior as (
+      select s.cve, s.device_id, s.status
+        from cve_device_states s join found using (cve, device_id)
+       where s.organization_id = ${zoneId}::int
     ),
     changed as (
       insert into cve_device_states as s
         (organization_id, cve, device_id, status, severity, cvss, title, first_seen_at, last_seen_at, updated_at)
-      select ${zoneId}, cve, device_id, 'open', severity, cvss, title, ${at}, ${at}, ${at} from found
+      select ${zoneId}::int, cve, device_id, 'open', severity, cvss, title, ${ts(at)}, ${ts(at)}, ${ts(at)} from found
       on conflict (organization_id, cve, device_id) do update set
         last_seen_at = excluded.last_seen_at,
         severity = excluded.severity,
@@ -38,51 +70,24 @@ export async function upsertStatesFromBatch(exec: Exec, zoneId: number, batchId:
         status = case when s.status in ('remediated', 'remediation_failed') then 'open' else s.status end,
         remediated_at = case when s.status = 'remediated' then null else s.remediated_at end,
         updated_at = excluded.updated_at
-      returning s.cve, s.device_id, s.status, (xmax = 0) as inserted
+      returning s.cve, s.device_id, s.status
     )
     insert into cve_events (organization_id, cve, device_id, status, cause, at)
-    select ${zoneId}, cve, device_id, status, ${`batch:${batchId}`}, ${at} from changed
-  `);
-}
-
-/** Sets the status of (cve, device) states a remediation job covers, with an event each. */
-export async function setRemediationStatus(
-  exec: Exec,
-  input: {
-    zoneId: number;
-    deviceId: number;
-    cves: string[];
-    status: 'remediating' | 'remediated' | 'remediation_failed';
-    cause: string;
-    at: Date;
-  },
-): Promise<void> {
-  if (input.cves.length === 0) return;
-  await exec.execute(sql`
-    with changed as (
-      update cve_device_states set
-        status = ${input.status},
-        remediated_at = ${input.status === 'remediated' ? input.at : null},
-        updated_at = ${input.at}
-      where organization_id = ${input.zoneId} and device_id = ${input.deviceId}
-        and cve = any(array[${sql.join(
-          input.cves.map((c) => sql`${c}`),
-          sql`, `,
-        )}]::text[])
-        and status <> 'excepted' and status <> ${input.status}
-      returning cve
-    )
-    insert into cve_events (organization_id, cve, device_id, status, cause, at)
-    select ${input.zoneId}, cve, ${input.deviceId}, ${input.status}, ${input.cause}, ${input.at} from changed
+    select ${zoneId}::int, c.cve, c.device_id, c.status, ${`batch:${batchId}`}::text, ${ts(at)}
+      from changed c left join prior p using (cve, device_id)
+     where p.status is distinct from c.status
   `);
 }
 
 /**
- * {@link setRemediationStatus} for many devices of one task at once (executing, cancelling or
- * timing out a task over 10,000 devices is one statement, not one per device). `open` puts
- * back states a canceled job left `remediating`, and touches no other.
+ * Sets the status of the (cve, device) states remediation jobs cover, for one device or the
+ * many devices of one task in one statement (executing, cancelling or timing out a task over
+ * 10,000 devices), with an event for each state that changed. Only states the scanner opened
+ * are touched (a patch may fix CVEs the device was never reported for). A remediated state
+ * stays remediated when a later job on it starts or fails: only a new scanner report opens it
+ * again. `open` puts back states a canceled job left `remediating`, and touches no other.
  */
-export async function setRemediationStatusOfDevices(
+export async function setRemediationStatus(
   exec: Exec,
   input: {
     zoneId: number;
@@ -94,21 +99,55 @@ export async function setRemediationStatusOfDevices(
   },
 ): Promise<void> {
   if (input.cves.length === 0 || input.deviceIds.length === 0) return;
-  // Both lists travel as one array literal each, however many devices.
+  const isRemediated = input.status === 'remediated';
+  // The device list travels as one array literal, however many devices.
   const devices = `{${input.deviceIds.map((id) => Math.trunc(id)).join(',')}}`;
-  const onlyFrom = input.status === 'open' ? sql` and status = 'remediating'` : sql``;
+  const onlyFrom =
+    input.status === 'open' ? sql`and status = 'remediating'` : isRemediated ? sql`` : sql`and status <> 'remediated'`;
   await exec.execute(sql`
     with changed as (
       update cve_device_states set
-        status = ${input.status},
-        remediated_at = ${input.status === 'remediated' ? input.at : null},
-        updated_at = ${input.at}
-      where organization_id = ${input.zoneId} and device_id = any(${devices}::int[])
-        and cve = any(array(select jsonb_array_elements_text(${JSON.stringify(input.cves)}::jsonb)))
-        and status <> 'excepted' and status <> ${input.status}${onlyFrom}
+        status = ${input.status}::text,
+        remediated_at = ${isRemediated ? ts(input.at) : sql`null`},
+        updated_at = ${ts(input.at)}
+      where organization_id = ${input.zoneId}::int and device_id = any(${devices}::int[])
+        and cve = any(${textArray(input.cves)})
+        and status <> ${input.status}::text
+        ${onlyFrom}
       returning cve, device_id
     )
     insert into cve_events (organization_id, cve, device_id, status, cause, at)
-    select ${input.zoneId}, cve, device_id, ${input.status}, ${input.cause}, ${input.at} from changed
+    select ${input.zoneId}::int, cve, device_id, ${input.status}::text, ${input.cause}::text, ${ts(input.at)}
+      from changed
   `);
+}
+
+/**
+ * A device's new inventory no longer lists any pending patch for CVEs it is still affected by:
+ * those the scanner's batch matched to a patch to install on it (so the inventory did list one
+ * then) are remediated, patched outside a task. CVEs fixed by a worklet, or with no known fix,
+ * are left to jobs and scanners. One indexed statement per inventory; returns how many changed.
+ */
+export async function markPatchedOutsideTasks(exec: Exec, deviceId: number, at: Date): Promise<number> {
+  const result = (await exec.execute(sql`
+    with fixed as (
+      update cve_device_states s set status = 'remediated', remediated_at = ${ts(at)}, updated_at = ${ts(at)}
+       where s.device_id = ${deviceId}::int
+         and s.status in ('open', 'remediating', 'remediation_failed')
+         and s.organization_id = (select d.organization_id from devices d where d.id = ${deviceId}::int)
+         and exists (
+           select 1 from remediation_findings f
+             join remediation_batches b on b.id = f.batch_id and b.status = 'approved'
+             join remediation_solutions sol on sol.id = f.solution_id and sol.kind = 'patch-now'
+            where f.organization_id = s.organization_id and f.cve = s.cve and f.device_id = s.device_id)
+         and not exists (select 1 from device_patches p where p.device_id = s.device_id and s.cve = any(p.cves))
+      returning s.organization_id, s.cve
+    ), events as (
+      insert into cve_events (organization_id, cve, device_id, status, cause, at)
+      select organization_id, cve, ${deviceId}::int, 'remediated', 'inventory', ${ts(at)} from fixed
+      returning 1
+    )
+    select count(*)::int as n from events
+  `)) as unknown as { rows: { n: number }[] };
+  return Number(result.rows[0]?.n ?? 0);
 }

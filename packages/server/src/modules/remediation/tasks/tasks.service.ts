@@ -1,5 +1,7 @@
+import { dueAt } from '@patchwell/core/remediation/deadlines';
+import { deadlinesFor } from '../cves/deadlines.service';
 import type { SolutionKind } from '@patchwell/core/remediation/batches.schema';
-import { REMEDIATION_DEADLINES_DEFAULT, type RemediationDeadlines } from '@patchwell/core/remediation/cves.schema';
+import type { RemediationDeadlines } from '@patchwell/core/remediation/cves.schema';
 import type { RemediationSeverity, ScannerSource } from '@patchwell/core/remediation/scanners.schema';
 import type {
   JobStatus,
@@ -96,25 +98,12 @@ export async function createTasksForBatch(
   return tasks.map((t) => t.id);
 }
 
-const DAY_MS = 86_400_000;
 
 /** When a task of this severity created at `createdAt` is due under `deadlines`; null when none applies. */
-export function taskDueAt(
-  createdAt: Date,
-  severity: RemediationSeverity,
-  deadlines: RemediationDeadlines,
-): Date | null {
-  const days = severity === 'none' ? null : deadlines[severity];
-  return days == null ? null : new Date(createdAt.getTime() + days * DAY_MS);
-}
+export const taskDueAt = dueAt;
 
-/**
- * The zone's remediation deadlines. The cves module owns them (`remediation_deadlines`);
- * until its service reads a zone's row, every zone has the defaults.
- */
-async function zoneDeadlines(_ctx: Pick<AppContext, 'db'>, _zoneId: number): Promise<RemediationDeadlines> {
-  return REMEDIATION_DEADLINES_DEFAULT;
-}
+/** The zone's remediation deadlines (the cves module owns them). */
+const zoneDeadlines = (ctx: Pick<AppContext, 'db'>, zoneId: number) => deadlinesFor(ctx, zoneId);
 
 /** The overall status the console shows, from the task's status and its jobs (spec B section 4). */
 export function overallStatusOf(
