@@ -39,6 +39,8 @@ import { installersRoutes } from './modules/installers/installers.routes';
 import { tasksRoutes } from './modules/remediation/tasks/tasks.routes';
 import { applyTaskCommandResult } from './modules/remediation/tasks/task-results.service';
 import { cvesRoutes } from './modules/remediation/cves/cves.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
+import { extractsRoutes } from './modules/reports/extracts.routes';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 import { RequestLogController } from './logger';
@@ -161,6 +163,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   commandEvents.onCommandFinished('remediation tasks', (event) => applyTaskCommandResult(ctx, event));
   await installersRoutes(app, ctx);
   await cvesRoutes(app, ctx);
+  await reportsRoutes(app, ctx);
+  await extractsRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

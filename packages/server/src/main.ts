@@ -16,6 +16,7 @@ import { startCommandSweeper } from './modules/commands/commands.sweep';
 import { startTaskJobSync } from './modules/remediation/tasks/task-results.service';
 import { createMailer } from './modules/mail/mail.transport';
 import { startSweeper } from './modules/auth/sweep.service';
+import { startReportJobs } from './modules/reports/reports.jobs';
 import { shutdownGracefully } from './shutdown';
 
 /** How long requests in flight may take to finish after the drain before the process exits anyway. */
@@ -86,6 +87,8 @@ const sweeper = startSweeper(ctx);
 const commandSweeper = startCommandSweeper(ctx);
 // Remediation jobs take the commands' states that raise no event (handed out, timed out).
 const taskJobSync = startTaskJobSync(ctx);
+// Today's compliance snapshot (now, then hourly) and the data extract worker.
+const reportJobs = startReportJobs(ctx);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -100,7 +103,7 @@ async function shutdown(signal: string): Promise<void> {
   try {
     await shutdownGracefully({
       app,
-      jobs: [...(demoFleet ? [demoFleet] : []), sweeper, commandSweeper, taskJobSync],
+      jobs: [...(demoFleet ? [demoFleet] : []), sweeper, commandSweeper, taskJobSync, reportJobs],
       db: handle,
       drainMs: config.shutdownDrainMs,
     });

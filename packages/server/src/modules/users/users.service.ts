@@ -28,6 +28,7 @@ import {
   isEmailTaken,
   listMembers,
   removeZoneRole,
+  setMetadataFlag,
   setZoneRole,
   unlockUser as unlockUserRow,
   updateUser,
@@ -257,4 +258,13 @@ export async function setOwnPrefs(ctx: AppContext, authz: Authz, body: SetPrefsB
   const byName = new Map(body.prefs.map((p) => [p.pref_name, p]));
   await upsertPrefs(ctx.db, authz.userId, [...byName.values()]);
   return findPrefs(ctx.db, authz.userId);
+}
+
+/**
+ * Marks a flag of the profile's `metadata` for the user (the reports mark
+ * `overviewReportRun` and `prepatchReportRun` when they run). The caller has already
+ * decided authorization for the request; this writes only about the caller themself.
+ */
+export async function markOwnMetadata(ctx: Pick<AppContext, 'db'>, userId: number, key: string): Promise<void> {
+  await setMetadataFlag(ctx.db, userId, key);
 }

@@ -173,3 +173,11 @@ export async function upsertPrefs(db: Db, userId: number, prefs: { pref_name: st
       set: { value: sql`excluded.value` },
     });
 }
+
+/** Sets `metadata[key]` to true unless it already is (no write then). */
+export async function setMetadataFlag(db: Db, userId: number, key: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ metadata: sql`${users.metadata} || jsonb_build_object(${key}::text, true)` })
+    .where(and(eq(users.id, userId), sql`coalesce(${users.metadata}->>${key}, 'false') <> 'true'`));
+}

@@ -1,0 +1,201 @@
+import { stringify } from 'csv-stringify/sync';
+import { ONE_DAY_MS } from '@patchwell/core/constants';
+import { DATA_EXTRACT_TTL_DAYS } from '@patchwell/core/reports/extracts.schema';
+import { csvCell } from '@patchwell/core/rules/csv-cell';
+import type { AppContext } from '../../context';
+import {
+  countActivity,
+  countInventory,
+  countSoftware,
+  findActivityAfter,
+  findInventoryAfter,
+  findInventoryIdsAfter,
+  findSoftwareOf,
+} from './extract-sources.store';
+import { activityCells, inventoryCells, patchHistoryCells, softwareCells } from './extract-formats';
+import {
+  appendChunk,
+  claimExtract,
+  deleteChunks,
+  failAbandonedExtracts,
+  finishExtract,
+  requeueExtract,
+  setEstimate,
+  type Claim,
+  type ExtractRow,
+} from './extracts.store';
+import { countPatchHistory, findPatchHistoryAfter } from './overview.store';
+
+/**
+ * The data extracts' worker: every node runs one (reports.jobs.ts). It claims the oldest
+ * queued extract (`FOR UPDATE SKIP LOCKED`, so two nodes never build the same one), reads
+ * its source page by page in a stable order, and stores each page as CSV lines with the
+ * progress, in one transaction per page. Memory stays at one page whatever the size.
+ */
+
+/** Source rows per stored page. */
+export const EXTRACT_PAGE_ROWS = 2000;
+/** Devices per page of the software extract (each has its whole software list). */
+const SOFTWARE_DEVICES_PER_PAGE = 25;
+/** A running extract whose worker has not written for this long is claimed again (its node died). */
+export const EXTRACT_STALE_MS = 2 * 60_000;
+/** Claims of one extract before it is given up as failed. */
+export const EXTRACT_MAX_ATTEMPTS = 3;
+
+export const EXTRACT_FAILED_MESSAGE = 'The extract could not be built. Request it again.';
+const ABANDONED_MESSAGE = 'The server building this extract stopped. Request it again.';
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'logger'>;
+type Page = unknown[][];
+type Source = { estimate: () => Promise<number>; pages: () => AsyncGenerator<Page, void, void> };
+
+function sourceOf(ctx: Ctx, extract: ExtractRow): Source {
+  const { db } = ctx;
+  const zoneId = extract.organizationId;
+  const range = { from: extract.rangeFrom, to: extract.rangeTo };
+  switch (extract.kind) {
+    case 'patch_history':
+      return {
+        estimate: () => countPatchHistory(db, zoneId, range),
+        async *pages() {
+          let after: { at: Date; id: number } | null = null;
+          for (;;) {
+            const rows = await findPatchHistoryAfter(db, zoneId, range, after, EXTRACT_PAGE_ROWS);
+            if (!rows.length) return;
+            yield rows.map(patchHistoryCells);
+            const last = rows[rows.length - 1]!;
+            after = { at: new Date(last.finishedAt), id: last.commandId };
+          }
+        },
+      };
+    case 'device_inventory':
+      return {
+        estimate: () => countInventory(db, zoneId, range.to),
+        async *pages() {
+          let afterId = 0;
+          for (;;) {
+            const rows = await findInventoryAfter(db, zoneId, range.to, afterId, EXTRACT_PAGE_ROWS);
+            if (!rows.length) return;
+            yield rows.map(inventoryCells);
+            afterId = rows[rows.length - 1]!.id;
+          }
+        },
+      };
+    case 'software':
+      return {
+        estimate: () => countSoftware(db, zoneId, range.to),
+        async *pages() {
+          let afterId = 0;
+          for (;;) {
+            const ids = await findInventoryIdsAfter(db, zoneId, range.to, afterId, SOFTWARE_DEVICES_PER_PAGE);
+            if (!ids.length) return;
+            const rows = await findSoftwareOf(db, ids);
+            if (rows.length) yield rows.map(softwareCells);
+            afterId = ids[ids.length - 1]!;
+          }
+        },
+      };
+    case 'activity':
+      return {
+        estimate: () => countActivity(db, zoneId, range),
+        async *pages() {
+          let after: { at: Date; id: number } | null = null;
+          for (;;) {
+            const rows = await findActivityAfter(db, zoneId, range, after, EXTRACT_PAGE_ROWS);
+            if (!rows.length) return;
+            yield rows.map(activityCells);
+            const last = rows[rows.length - 1]!;
+            after = { at: new Date(last.createdAt), id: last.id };
+          }
+        },
+      };
+  }
+}
+
+/** One page as CSV lines (no header), every cell through the formula guard. */
+export function csvLines(page: Page): string {
+  return stringify(page.map((row) => row.map(csvCell)));
+}
+
+type Outcome = 'ready' | 'error' | 'lost' | 'stopped';
+
+/** Builds one claimed extract. */
+async function build(ctx: Ctx, extract: ExtractRow, signal?: AbortSignal): Promise<Outcome> {
+  const claim: Claim = { id: extract.id, attempt: extract.attempts };
+  const expiresAt = () => new Date(ctx.clock.now().getTime() + DATA_EXTRACT_TTL_DAYS * ONE_DAY_MS);
+  try {
+    // A restarted extract starts over: the earlier attempt's pages go.
+    await deleteChunks(ctx.db, extract.id);
+    const source = sourceOf(ctx, extract);
+    const estimate = await source.estimate();
+    if (!(await setEstimate(ctx.db, claim, estimate, ctx.clock.now()))) return 'lost';
+    let seq = 0;
+    let rowCount = 0;
+    for await (const page of source.pages()) {
+      if (signal?.aborted) {
+        await requeueExtract(ctx.db, claim);
+        return 'stopped';
+      }
+      seq += 1;
+      rowCount += page.length;
+      const progress = Math.min(99, Math.floor((rowCount * 100) / Math.max(estimate, rowCount, 1)));
+      const written = await appendChunk(
+        ctx.db,
+        claim,
+        { seq, rows: page.length, body: csvLines(page) },
+        { rowCount, progress, now: ctx.clock.now() },
+      );
+      if (!written) return 'lost';
+    }
+    const now = ctx.clock.now();
+    const done = await finishExtract(ctx.db, claim, {
+      status: 'ready',
+      progress: 100,
+      rowCount,
+      error: null,
+      finishedAt: now,
+      expiresAt: expiresAt(),
+    });
+    return done ? 'ready' : 'lost';
+  } catch (err) {
+    ctx.logger.error({ err, extract: extract.id, kind: extract.kind }, 'data extract failed');
+    await finishExtract(ctx.db, claim, {
+      status: 'error',
+      progress: 0,
+      rowCount: 0,
+      error: EXTRACT_FAILED_MESSAGE,
+      finishedAt: ctx.clock.now(),
+      expiresAt: expiresAt(),
+    }).catch((e: unknown) => ctx.logger.warn({ err: e, extract: extract.id }, 'cannot record a failed extract'));
+    return 'error';
+  }
+}
+
+/**
+ * Builds queued extracts one after another until none is left (or `max` were built, or
+ * `signal` aborts: the extract in progress goes back to the queue). Returns what happened
+ * to each extract this worker claimed.
+ */
+export async function runExtractJobs(
+  ctx: Ctx,
+  options: { max?: number; signal?: AbortSignal } = {},
+): Promise<{ id: number; outcome: Outcome }[]> {
+  const done: { id: number; outcome: Outcome }[] = [];
+  while (done.length < (options.max ?? Infinity) && !options.signal?.aborted) {
+    const now = ctx.clock.now();
+    const extract = await claimExtract(ctx.db, now, new Date(now.getTime() - EXTRACT_STALE_MS), EXTRACT_MAX_ATTEMPTS);
+    if (!extract) break;
+    done.push({ id: extract.id, outcome: await build(ctx, extract, options.signal) });
+  }
+  return done;
+}
+
+/** Extracts abandoned by their node after the last attempt become errors. */
+export async function failAbandoned(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<number> {
+  const now = ctx.clock.now();
+  return failAbandonedExtracts(ctx.db, new Date(now.getTime() - EXTRACT_STALE_MS), EXTRACT_MAX_ATTEMPTS, {
+    error: ABANDONED_MESSAGE,
+    finishedAt: now,
+    expiresAt: new Date(now.getTime() + DATA_EXTRACT_TTL_DAYS * ONE_DAY_MS),
+  });
+}
