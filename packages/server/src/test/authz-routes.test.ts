@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
 import { policies } from '../db/policies.schema';
 import { remediationTasks } from '../db/remediation.schema';
+import { dataExtracts } from '../db/reports.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
@@ -45,9 +46,21 @@ const SELF_SCOPED = new Set([
  */
 const SHARED_OBJECT_ROUTES = new Set(['GET /api/worklet-catalog/:id']);
 
-type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'task' | 'cveException' | 'cve';
-/** Ids by kind: numbers, except a CVE, named by its CVE id. */
-type Ids = Record<Exclude<Kind, 'cve'>, number> & { cve: string };
+type Kind =
+  | 'account'
+  | 'zone'
+  | 'user'
+  | 'key'
+  | 'invitation'
+  | 'outbox'
+  | 'policy'
+  | 'policyUuid'
+  | 'task'
+  | 'cveException'
+  | 'cve'
+  | 'extract';
+/** Ids by kind: numbers, except a CVE, named by its CVE id, and a policy named by its UUID. */
+type Ids = Record<Exclude<Kind, 'cve' | 'policyUuid'>, number> & { cve: string; policyUuid: string };
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
 type World = { ids: Ids; markers: string[] };
 
@@ -59,6 +72,8 @@ const PARAM_KINDS: Record<string, Kind> = {
   taskId: 'task',
   cve: 'cve',
   exceptionId: 'cveException',
+  policyUuid: 'policyUuid',
+  extractId: 'extract',
 };
 const SEGMENT_KINDS: Record<string, Kind> = {
   accounts: 'account',
@@ -148,6 +163,8 @@ function sample(schema: JsonSchema, field: string, ids: Ids): unknown {
       if (schema.format === 'uri' || schema.format === 'url') return 'https://example.test/';
       if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
       if (field === 'schedule_time') return '02:00';
+      // A report's range is a preset unless the body asks for a custom one.
+      if (field === 'startDate' || field === 'endDate') return undefined;
       const text = `Matrix ${sampleCounter}`;
       return schema.maxLength !== undefined ? text.slice(0, schema.maxLength) : text;
     }
@@ -281,6 +298,19 @@ async function buildWorld(label: string, accountId: number, accountName: string,
     })
     .returning();
   const cves = await buildCveObjects(t, zoneId, label);
+  const [extract] = await t.db
+    .insert(dataExtracts)
+    .values({
+      organizationId: zoneId,
+      kind: 'activity',
+      preset: 'today',
+      rangeFrom: new Date('2026-03-02T00:00:00Z'),
+      rangeTo: new Date('2026-03-03T00:00:00Z'),
+      status: 'ready',
+      requestedBy: member.id,
+      createdAt: t.clock.now(),
+    })
+    .returning();
   return {
     ids: {
       account: accountId,
@@ -290,7 +320,9 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       invitation: invitation!.id,
       outbox: mail!.id,
       policy: policy!.id,
+      policyUuid: policy!.uuid,
       task: task!.id,
+      extract: extract!.id,
       cve: cves.cve,
       cveException: cves.exceptionId,
     },
@@ -484,6 +516,13 @@ describe('route matrix', () => {
       'DELETE /api/orgs/:orgId/cve-exceptions/:exceptionId',
       'GET /api/orgs/:orgId/remediation-deadlines',
       'PUT /api/orgs/:orgId/remediation-deadlines',
+      'GET /api/reports/overview',
+      'GET /api/reports/prepatch',
+      'GET /api/reports/prepatch/csv',
+      'GET /api/reports/needs-attention',
+      'GET /api/reports/policy-results/:policyUuid',
+      'POST /api/reports/data-extracts',
+      'GET /api/reports/data-extracts/:extractId/csv',
     ]) {
       expect(keys).toContain(expected);
     }
@@ -507,7 +546,9 @@ describe('route matrix', () => {
     expect(results.failures).toEqual([]);
     // This file's own modules get inputs their schemas accept, so authorization is what refused.
     const ours = [...results.unreached].filter((r) =>
-      /\/api\/(orgs|rbacroles|permissions|accounts\/:accountId\/(zones|session-settings|flags))|api_keys/.test(r),
+      /\/api\/(orgs|rbacroles|permissions|reports|accounts\/:accountId\/(zones|session-settings|flags))|api_keys/.test(
+        r,
+      ),
     );
     expect(ours).toEqual([]);
     // Thousands of real HTTP calls, growing with every module's routes: beyond vitest's default 30 s.
