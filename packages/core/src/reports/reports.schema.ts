@@ -141,6 +141,8 @@ export type PatchHistory = z.infer<typeof ZPatchHistory>;
 // ---------------------------------------------------------------- prepatch
 
 export const ZPatchAgeBucket = z.enum(PATCH_AGE_BUCKETS);
+/** A bucket, or `unknown`: patches without a publication date. */
+export const ZPatchAge = z.enum([...PATCH_AGE_BUCKETS, 'unknown']);
 
 export const PREPATCH_SORT_FIELDS = ['name', 'pending_patches', 'critical', 'oldest_age_days'] as const;
 
@@ -148,8 +150,8 @@ export const PREPATCH_SORT_FIELDS = ['name', 'pending_patches', 'critical', 'old
 const prepatchFilters = {
   /** Only devices with a pending patch of this severity. */
   severity: ZPatchSeverity.optional(),
-  /** Only devices with a pending patch of this age (with `severity`: a patch of both). */
-  age: ZPatchAgeBucket.optional(),
+  /** Only devices with a pending patch of this age, or without a date (`unknown`); with `severity`, a patch of both. */
+  age: ZPatchAge.optional(),
   /** Substring of the device's name or host name. */
   search,
   /** `field:asc|desc`, field one of name, pending_patches, critical, oldest_age_days. Default `pending_patches:desc`. */
@@ -181,7 +183,7 @@ export const ZPrepatchSummary = z.object({
   total: ZPatchCount,
   by_severity: z.array(ZPatchCount.extend({ severity: ZPatchSeverity })),
   /** The spec's buckets, then `unknown` for patches without a publication date. */
-  by_age: z.array(ZPatchCount.extend({ bucket: z.union([ZPatchAgeBucket, z.literal('unknown')]) })),
+  by_age: z.array(ZPatchCount.extend({ bucket: ZPatchAge })),
 });
 export type PrepatchSummary = z.infer<typeof ZPrepatchSummary>;
 

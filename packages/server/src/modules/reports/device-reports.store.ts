@@ -1,12 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { OsFamily, PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
-import {
-  PATCH_AGE_BOUNDS,
-  PATCH_AGE_BUCKETS,
-  type PatchAge,
-  type PatchAgeBucket,
-} from '@patchwell/core/reports/patch-age';
+import { PATCH_AGE_BOUNDS, PATCH_AGE_BUCKETS, type PatchAge } from '@patchwell/core/reports/patch-age';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
 import { devicePatches, devicePresence, devices, serverGroups } from '../../db/schema';
@@ -86,7 +81,7 @@ export async function countPendingPatches(db: Db, zoneId: number, now: Date): Pr
   }));
 }
 
-export type PrepatchFilter = { severity?: PatchSeverity; age?: PatchAgeBucket; search?: string };
+export type PrepatchFilter = { severity?: PatchSeverity; age?: PatchAge; search?: string };
 export type PrepatchSort = { field: 'name' | 'pending_patches' | 'critical' | 'oldest_age_days'; dir: 'asc' | 'desc' };
 
 export type PrepatchRow = {

@@ -47,7 +47,7 @@ async function runNow(name: string, outcomes: (Record<string, unknown> | null)[]
   for (const [i, outcome] of outcomes.entries()) {
     const [command] = await commandsOf(t, fleet[i]!);
     expect(command?.type).toBe('install_updates');
-    if (outcome) expect((await postResult(t, fleet[i]!, command.id, outcome)).status).toBe(204);
+    if (outcome) expect((await postResult(t, fleet[i]!, command!.id, outcome)).status).toBe(204);
   }
 }
 

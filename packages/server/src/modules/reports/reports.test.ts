@@ -372,6 +372,7 @@ describe('GET /api/reports/prepatch', () => {
     expect(await names('age=90%2B')).toEqual(['charlie', 'echo']);
     expect(await names('age=0-15')).toEqual(['alpha']);
     expect(await names('age=16-30')).toEqual(['alpha', 'delta']);
+    expect(await names('age=unknown')).toEqual(['charlie']);
     expect(await names('severity=low&age=61-89')).toEqual(['bravo']);
     expect(await names('severity=low&age=0-15')).toEqual([]);
     expect(await names('search=ALP')).toEqual(['alpha']);
