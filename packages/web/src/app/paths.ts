@@ -40,6 +40,7 @@ export const PATHS = {
   reportsDataExtracts: '/reports/data-extracts',
   reportsActivityLog: '/reports/activity-log',
   reportsPolicyResults: '/reports/policy-results',
+  reportsPolicyResult: '/reports/policy-results/:policyUuid',
 
   settings: '/settings',
   profile: '/settings/profile',

@@ -180,15 +180,50 @@ const shellRoutes: RouteObject[] = [
           (m) => m.ReportsHomePage,
         ),
       },
-      { path: 'overview', ...placeholder('reportsOverview', 2) },
-      { path: 'prepatch', ...placeholder('reportsPrepatch', 2) },
-      { path: 'needs-attention', ...placeholder('reportsNeedsAttention', 2) },
-      { path: 'data-extracts', ...placeholder('reportsDataExtracts', 2) },
+      {
+        path: 'overview',
+        lazy: lazyPage(
+          () => import('../features/reports/OverviewPage'),
+          (m) => m.OverviewPage,
+        ),
+      },
+      {
+        path: 'prepatch',
+        lazy: lazyPage(
+          () => import('../features/reports/PrepatchPage'),
+          (m) => m.PrepatchPage,
+        ),
+      },
+      {
+        path: 'needs-attention',
+        lazy: lazyPage(
+          () => import('../features/reports/NeedsAttentionPage'),
+          (m) => m.NeedsAttentionPage,
+        ),
+      },
+      {
+        path: 'data-extracts',
+        lazy: lazyPage(
+          () => import('../features/reports/DataExtractsPage'),
+          (m) => m.DataExtractsPage,
+        ),
+      },
       { path: 'activity-log', ...placeholder('reportsActivityLog', 2) },
       {
         path: 'policy-results',
         loader: g((m) => m.guard([m.needsFlag('policy_results_page', true, PATHS.reportsHome)])),
-        ...placeholder('reportsPolicyResults', 2),
+        lazy: lazyPage(
+          () => import('../features/reports/PolicyResultsPage'),
+          (m) => m.PolicyResultsPage,
+        ),
+      },
+      {
+        path: 'policy-results/:policyUuid',
+        loader: g((m) => m.guard([m.needsFlag('policy_results_page', true, PATHS.reportsHome)])),
+        lazy: lazyPage(
+          () => import('../features/reports/PolicyResultPage'),
+          (m) => m.PolicyResultPage,
+        ),
       },
     ],
   },

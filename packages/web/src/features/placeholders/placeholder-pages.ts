@@ -15,29 +15,9 @@ export const PLACEHOLDER_PAGES = {
     title: 'Maintenance Windows',
     description: 'Windows that keep policies from running on groups appear here once you define them.',
   },
-  reportsOverview: {
-    title: 'Overview Report',
-    description: 'Compliance and patch activity of this zone appear here once devices report.',
-  },
-  reportsPrepatch: {
-    title: 'Pre-Patch Report',
-    description: 'Patches due at the next policy runs appear here once devices have been scanned.',
-  },
-  reportsNeedsAttention: {
-    title: 'Needs Attention',
-    description: 'Devices that failed to patch or wait for a reboot appear here.',
-  },
-  reportsDataExtracts: {
-    title: 'Data Extracts',
-    description: 'Exports of patch history and API activity, up to 90 days back, appear here once requested.',
-  },
   reportsActivityLog: {
     title: 'Activity Log',
     description: 'A record of the actions taken in this zone appears here.',
-  },
-  reportsPolicyResults: {
-    title: 'Policy Results',
-    description: 'Results of policies that ran in the last 30 days appear here.',
   },
   billing: {
     title: 'Billing',

@@ -10,15 +10,19 @@ export function reportLinks(profile: Profile, zoneId: number | undefined): Repor
   const z = (path: string) => withZone(path, zoneId);
   const links: ReportLink[] = [
     { label: 'Overview', description: 'Compliance and patch activity at a glance.', to: z(PATHS.reportsOverview) },
-    { label: 'Pre-Patch', description: 'Patches due at the next policy runs.', to: z(PATHS.reportsPrepatch) },
+    {
+      label: 'Pre-Patch',
+      description: 'Pending patches by severity and age, and their devices.',
+      to: z(PATHS.reportsPrepatch),
+    },
     {
       label: 'Needs Attention',
-      description: 'Devices that failed to patch or need a reboot.',
+      description: 'Devices that are not compliant, and why.',
       to: z(PATHS.reportsNeedsAttention),
     },
     {
       label: 'Data Extracts',
-      description: 'Patch history and API activity exports.',
+      description: 'Patch history, inventory, software and activity, up to 90 days back.',
       to: z(PATHS.reportsDataExtracts),
     },
     { label: 'Activity Log', description: 'Actions taken in this zone.', to: z(PATHS.reportsActivityLog) },
