@@ -94,7 +94,8 @@ export async function requestExtract(
     );
     return row;
   });
-  return toExtract({ ...extract, requestedByEmail: null }, now);
+  const created = await findExtract(ctx.db, zone.id, extract.id);
+  return toExtract(created ?? { ...extract, requestedByEmail: null }, now);
 }
 
 /** `GET /api/reports/data-extracts` (Report.read): the zone's extracts, newest first. */

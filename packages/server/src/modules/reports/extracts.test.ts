@@ -147,6 +147,7 @@ describe('a data extract’s life', () => {
       status: 'queued',
       progress: 0,
       start_date: '2026-05-04',
+      requested_by: z.user.email,
     });
     const id = created.body.id;
     expect((await download(id)).res.status).toBe(409);

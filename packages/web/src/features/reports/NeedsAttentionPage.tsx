@@ -150,8 +150,12 @@ export function NeedsAttentionPage() {
                     </Table.Td>
                     <Table.Td>{d.os_name}</Table.Td>
                     <Table.Td>{d.group_name}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATE_COLOR[d.compliance] ?? 'gray'}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Badge
+                        variant="light"
+                        color={STATE_COLOR[d.compliance] ?? 'gray'}
+                        style={{ overflow: 'visible' }}
+                      >
                         {CONSOLE_TEXTS.compliance[d.compliance] ?? d.compliance}
                       </Badge>
                     </Table.Td>
