@@ -212,11 +212,12 @@ export const ZPrepatchDevice = z.object({
 export type PrepatchDevice = z.infer<typeof ZPrepatchDevice>;
 
 export const ZPrepatchReport = z.object({
-  /** The whole zone's figures (the table's filters do not change them). */
+  /** The whole zone's figures (the table's filters do not change them), at most 5 minutes old. */
   summary: ZPrepatchSummary,
-  /** The filtered table's page. */
+  /** The filtered table's page, read live. */
   data: z.array(ZPrepatchDevice),
   size: z.number().int(),
+  /** When the summary was computed (ISO 8601). */
   computed_at: z.string(),
 });
 export type PrepatchReport = z.infer<typeof ZPrepatchReport>;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import type { DataExtractKind } from '@patchwell/core/reports/extracts.schema';
 import type { DateRangePreset } from '@patchwell/core/reports/date-range';
 import { organizations, users } from './schema';
@@ -32,6 +32,24 @@ export const complianceSnapshots = pgTable(
     takenAt: tstz('taken_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
+);
+
+/**
+ * A report's figures computed over a whole zone, kept for a few minutes: summing a
+ * 100,000-device zone's million pending patches takes longer than a page may (the prepatch
+ * summary). The answer says when they were computed; a stale row is recomputed on read.
+ */
+export const reportCaches = pgTable(
+  'report_caches',
+  {
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    report: text('report').notNull(),
+    computedAt: tstz('computed_at').notNull(),
+    payload: jsonb('payload').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.report] })],
 );
 
 export const DATA_EXTRACT_ROW_STATUSES = ['queued', 'running', 'ready', 'error'] as const;

@@ -450,6 +450,11 @@ export const devices = pgTable(
     index('devices_org_os_idx')
       .on(t.organizationId, t.osFamily, t.id)
       .where(sql`${t.removedAt} is null`),
+    // The prepatch report's table: a zone's devices with pending patches, most first, and
+    // their count, without reading the table (the report counts their patches page by page).
+    index('devices_org_pending_idx')
+      .on(t.organizationId, sql`${t.pendingPatches} desc`, t.id)
+      .where(sql`${t.removedAt} is null and ${t.pendingPatches} > 0`),
     index('devices_group_idx').on(t.groupId),
     index('devices_tags_idx').using('gin', t.tags),
   ],

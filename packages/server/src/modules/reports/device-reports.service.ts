@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
 import { markOwnMetadata } from '../users/users.service';
+import { findReportCache, saveReportCache } from './report-caches.store';
 import { requireZone } from '../zones/zone-access.service';
 import {
   countCompliance,
@@ -34,6 +35,9 @@ import {
 
 /** Rows the CSV exports read per query. */
 const EXPORT_PAGE = 1000;
+/** How long a zone's prepatch summary is served before it is computed again. */
+export const PREPATCH_SUMMARY_TTL_MS = 5 * 60_000;
+const PREPATCH_SUMMARY = 'prepatch_summary';
 
 function sortOf<F extends string>(sort: string | undefined, fallback: { field: F; dir: 'asc' | 'desc' }) {
   if (!sort) return fallback;
@@ -87,8 +91,8 @@ export async function getPrepatch(ctx: AppContext, authz: Authz, query: Prepatch
   const zone = await requireZone(ctx, authz, query.o, 'Report', 'read');
   const now = ctx.clock.now();
   const filter = { severity: query.severity, age: query.age, search: query.search };
-  const [counts, page] = await Promise.all([
-    countPendingPatches(ctx.db, zone.id, now),
+  const [summary, page] = await Promise.all([
+    prepatchSummary(ctx, zone.id, now),
     findPrepatchDevices(ctx.db, zone.id, filter, {
       sort: sortOf(query.sort, PREPATCH_SORT),
       offset: query.page * query.limit,
@@ -98,11 +102,25 @@ export async function getPrepatch(ctx: AppContext, authz: Authz, query: Prepatch
   ]);
   await markOwnMetadata(ctx, authz.userId, REPORT_RUN_FLAGS.prepatch);
   return {
-    summary: summaryOf(counts),
+    summary: summary.payload,
     data: page.rows.map((r) => toPrepatchDevice(r, now)),
     size: page.size,
-    computed_at: now.toISOString(),
+    computed_at: summary.computedAt.toISOString(),
   };
+}
+
+/**
+ * The zone's prepatch summary, as computed at most {@link PREPATCH_SUMMARY_TTL_MS} ago
+ * (`report_caches`): counting a large zone's pending patches takes longer than a page
+ * should, and the answer says when the figures are from. The table is always read live.
+ */
+async function prepatchSummary(ctx: AppContext, zoneId: number, now: Date) {
+  const cached = await findReportCache<PrepatchSummary>(ctx.db, zoneId, PREPATCH_SUMMARY);
+  const age = cached ? now.getTime() - cached.computedAt.getTime() : Infinity;
+  if (cached && age >= 0 && age < PREPATCH_SUMMARY_TTL_MS) return cached;
+  const payload = summaryOf(await countPendingPatches(ctx.db, zoneId, now));
+  await saveReportCache(ctx.db, zoneId, PREPATCH_SUMMARY, now, payload);
+  return { computedAt: now, payload };
 }
 
 export const PREPATCH_CSV_COLUMNS: [keyof PrepatchDevice, string][] = [

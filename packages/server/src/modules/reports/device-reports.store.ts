@@ -158,13 +158,57 @@ const PREPATCH_COLUMNS = sql`d.id, coalesce(d.custom_name, d.hostname) as name, 
        d.os_name as "osName", d.group_id as "groupId", g.name as "groupName", d.compliance,
        pd.pending, pd.critical, pd.high, pd.medium, pd.low, pd.other, pd.oldest`;
 
-/** A page of the devices with pending patches that match the filter, and how many there are. */
+/**
+ * SQL: the zone's devices with pending patches (the count the inventory keeps on the device)
+ * that have one matching the filter. Without a severity or age filter no patch row is read.
+ */
+function withPendingWhere(zoneId: number, f: PrepatchFilter, now: Date): SQL {
+  const match =
+    f.severity || f.age
+      ? sql` and exists (select 1 from ${devicePatches} p where p.device_id = d.id and ${patchMatch(f, now)})`
+      : sql``;
+  return sql`${LIVE(zoneId)} and d.pending_patches > 0${match}${searchSql(f.search)}`;
+}
+
+const DEVICE_ORDER: Partial<Record<PrepatchSort['field'], SQL>> = {
+  name: sql`lower(coalesce(d.custom_name, d.hostname))`,
+  pending_patches: sql`d.pending_patches`,
+};
+
+/**
+ * A page of the devices with pending patches that match the filter, and how many there are.
+ * Ordered by name or by pending patches (the default), the page and the count are read from
+ * the devices (their indexes hold the pending count) and only the page's patches are
+ * counted; ordered by Critical count or oldest patch, every matching device's patches are.
+ */
 export async function findPrepatchDevices(
   db: Db,
   zoneId: number,
   f: PrepatchFilter,
   options: { sort: PrepatchSort; offset: number; limit: number; now: Date },
 ): Promise<{ rows: PrepatchRow[]; size: number }> {
+  const key = DEVICE_ORDER[options.sort.field];
+  if (key) {
+    const where = withPendingWhere(zoneId, f, options.now);
+    const dir = options.sort.dir === 'asc' ? sql`asc` : sql`desc`;
+    const [ids, [count]] = await Promise.all([
+      queryRows<{ id: number }>(
+        db,
+        sql`select d.id from ${devices} d where ${where}
+             order by ${key} ${dir}, lower(coalesce(d.custom_name, d.hostname)), d.id
+             limit ${options.limit} offset ${options.offset}`,
+      ),
+      queryRows<{ n: Num }>(db, sql`select count(*) as n from ${devices} d where ${where}`),
+    ]);
+    return {
+      rows: await findPrepatchByIds(
+        db,
+        zoneId,
+        ids.map((r) => Number(r.id)),
+      ),
+      size: num(count?.n),
+    };
+  }
   const [rows, [count]] = await Promise.all([
     queryRows<RawPrepatch>(
       db,

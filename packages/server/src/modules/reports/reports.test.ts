@@ -475,3 +475,26 @@ describe('the reports’ permissions', () => {
     expect(own.body.data.map((d: JsonBody) => d.name)).toEqual(['outsider']);
   });
 });
+
+describe('the prepatch summary', () => {
+  it('is kept five minutes while the table is read live, then computed again', async () => {
+    const before = await admin.get(`/api/reports/prepatch?o=${z.o}`);
+    const inventory = inventoryBody({
+      hostname: 'foxtrot',
+      patches: [patch('zsh', 'low', { published_at: published(3) })],
+      software: [],
+    });
+    expect((await agentCall(t, fleet.foxtrot!.token, 'PUT', '/inventory', inventory)).status).toBe(204);
+    t.clock.set(new Date(NOW.getTime() + 4 * 60_000));
+    const cached = await admin.get(`/api/reports/prepatch?o=${z.o}`);
+    expect(cached.body.summary).toEqual(before.body.summary);
+    expect(cached.body.computed_at).toBe(before.body.computed_at);
+    expect(cached.body.data.map((d: JsonBody) => d.name)).toContain('foxtrot');
+    t.clock.set(new Date(NOW.getTime() + 5 * 60_000));
+    const fresh = await admin.get(`/api/reports/prepatch?o=${z.o}`);
+    expect(fresh.body.computed_at).toBe(new Date(NOW.getTime() + 5 * 60_000).toISOString());
+    expect(fresh.body.summary.total).toEqual(countOf(await directPatches(z.o)));
+    expect(fresh.body.summary.total).toEqual({ devices: 6, patches: 9 });
+    t.clock.set(NOW);
+  });
+});
