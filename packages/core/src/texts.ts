@@ -71,4 +71,8 @@ export const TEXTS = {
     errorCode: (code: string | number) => `Error code: ${code}`,
     pollingFailed: 'There was an issue retrieving the execution status. Try refreshing the page.',
   },
+  uploads: {
+    /** Spec B section 5: the rule an uploaded file's name must follow (scanner batches). */
+    fileNameRule: 'File names must not contain spaces and may use only letters, digits and _ - . ~',
+  },
 } as const;
