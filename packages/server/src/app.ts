@@ -36,6 +36,7 @@ import { hostImportsRoutes } from './modules/devices/host-imports.routes';
 import { softwareRoutes } from './modules/devices/software.routes';
 import { policiesModule } from './modules/policies/policies.module';
 import { installersRoutes } from './modules/installers/installers.routes';
+import { batchesModule } from './modules/remediation/batches/batches.module';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 import { RequestLogController } from './logger';
@@ -155,6 +156,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await policiesModule(app, ctx, agents);
   commandEvents.onCommandFinished('the policy engine', (event) => app.policyEngine.commandFinished(event));
   await installersRoutes(app, ctx);
+  await batchesModule(app, ctx);
   await bespokeRoutes(app);
 
   return app;

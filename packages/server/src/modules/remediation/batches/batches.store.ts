@@ -1,0 +1,451 @@
+import { and, count, desc, eq, isNotNull, notInArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { BatchIssueType, BatchStatus } from '@patchwell/core/remediation/batches.schema';
+import type { Db } from '../../../db/client';
+import { remediationBatches, remediationFindings, remediationSolutions } from '../../../db/remediation.schema';
+import { devices, users } from '../../../db/schema';
+
+/**
+ * The only SQL that writes `remediation_batches`, `remediation_findings` and
+ * `remediation_solutions`. Matching reads the zone's devices and their pending patches here
+ * too, in one statement each: a 20,000-row file never costs a query per row.
+ */
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Exec = Db | Tx;
+export type BatchRow = typeof remediationBatches.$inferSelect;
+export type NewBatch = typeof remediationBatches.$inferInsert;
+export type SolutionRow = typeof remediationSolutions.$inferSelect;
+export type NewSolution = typeof remediationSolutions.$inferInsert;
+
+async function rowsOf<T>(exec: Exec, query: SQL): Promise<T[]> {
+  const result = (await exec.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+// One JSON parameter per statement: a VALUES list of 5,000 findings × 12 columns would be
+// 60,000 parameters, near PostgreSQL's limit and slow to build in the driver.
+const CHUNK = 5000;
+
+/** Worst first, for ordering by a text severity column. */
+const severityRank = (column: SQL) =>
+  sql`(case ${column} when 'critical' then 4 when 'high' then 3 when 'medium' then 2 when 'low' then 1 else 0 end)`;
+
+export async function insertBatch(exec: Exec, values: NewBatch): Promise<BatchRow> {
+  const [row] = await exec.insert(remediationBatches).values(values).returning();
+  return row!;
+}
+
+export type NewFinding = {
+  line: number;
+  hostname: string;
+  fqdn: string | null;
+  ipAddrs: string[];
+  os: string | null;
+  cve: string;
+  severity: string;
+  severityRaw: string;
+  cvss: number | null;
+  title: string;
+  solutionText: string | null;
+};
+
+/** The file's findings, as read, before matching. */
+export async function insertFindings(exec: Exec, batchId: number, zoneId: number, rows: NewFinding[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const json = JSON.stringify(
+      rows.slice(i, i + CHUNK).map((f) => ({
+        line: f.line,
+        hostname: f.hostname,
+        fqdn: f.fqdn,
+        ip_addrs: f.ipAddrs,
+        os: f.os,
+        cve: f.cve,
+        severity: f.severity,
+        severity_raw: f.severityRaw,
+        cvss: f.cvss,
+        title: f.title,
+        solution_text: f.solutionText,
+      })),
+    );
+    await exec.execute(sql`
+      insert into ${remediationFindings} (batch_id, organization_id, line, hostname, fqdn, ip_addrs, os, cve,
+        severity, severity_raw, cvss, title, solution_text)
+      select ${batchId}, ${zoneId}, line, hostname, fqdn, ip_addrs, os, cve, severity, severity_raw, cvss, title, solution_text
+      from jsonb_to_recordset(${json}::jsonb) as x(line int, hostname text, fqdn text, ip_addrs text[], os text,
+        cve text, severity text, severity_raw text, cvss real, title text, solution_text text)`);
+  }
+}
+
+/** Ids of batches still building, oldest first (a node that died left them so). */
+export async function findBuildingBatchIds(exec: Exec, limit: number): Promise<number[]> {
+  const rows = await exec
+    .select({ id: remediationBatches.id })
+    .from(remediationBatches)
+    .where(eq(remediationBatches.status, 'building'))
+    .orderBy(remediationBatches.createdAt, remediationBatches.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The batch, locked for its build, while it is still building; undefined when it is not, or
+ * when another node holds it (that node is building it).
+ */
+export async function lockBuildingBatch(tx: Tx, batchId: number): Promise<BatchRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(remediationBatches)
+    .where(and(eq(remediationBatches.id, batchId), eq(remediationBatches.status, 'building')))
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+export type FindingToMatch = {
+  id: number;
+  hostname: string;
+  fqdn: string | null;
+  ip_addrs: string[];
+  cve: string;
+  severity: string;
+};
+
+export async function findFindingsToMatch(exec: Exec, batchId: number): Promise<FindingToMatch[]> {
+  return rowsOf<FindingToMatch>(
+    exec,
+    sql`select id, hostname, fqdn, ip_addrs, cve, severity from ${remediationFindings}
+        where batch_id = ${batchId} order by id`,
+  );
+}
+
+export type DeviceToMatch = {
+  id: number;
+  hostname: string;
+  fqdn: string | null;
+  ip_addrs_private: string[];
+  os_family: string;
+};
+
+/** The zone's live devices with the names and private addresses a scanner may know them by. */
+export async function findZoneDevicesToMatch(exec: Exec, zoneId: number): Promise<DeviceToMatch[]> {
+  return rowsOf<DeviceToMatch>(
+    exec,
+    sql`select d.id, d.hostname, dd.detail->>'fqdn' as fqdn, d.ip_addrs_private, d.os_family
+        from ${devices} d left join device_details dd on dd.device_id = d.id
+        where d.organization_id = ${zoneId} and d.removed_at is null`,
+  );
+}
+
+export type PatchFixing = { device_id: number; name: string; severity: string; cves: string[] };
+
+/**
+ * The zone's live devices' pending patches that fix any of `cves`, with the CVEs of the list
+ * each fixes. The patches' CVE arrays are unnested and hash-joined to the list, so the cost
+ * grows with the zone's patches, not with patches × CVEs.
+ */
+export async function findPatchesFixing(exec: Exec, zoneId: number, cves: string[]): Promise<PatchFixing[]> {
+  if (cves.length === 0) return [];
+  return rowsOf<PatchFixing>(
+    exec,
+    sql`with wanted as (select distinct unnest(${sql.param(cves)}::text[]) as cve)
+        select p.device_id, p.name, p.severity, array_agg(distinct w.cve) as cves
+        from device_patches p
+        join ${devices} d on d.id = p.device_id and d.organization_id = ${zoneId} and d.removed_at is null
+        cross join lateral unnest(p.cves) as c(cve)
+        join wanted w on w.cve = c.cve
+        group by p.id, p.device_id, p.name, p.severity`,
+  );
+}
+
+export async function deleteSolutions(exec: Exec, batchId: number): Promise<void> {
+  await exec.delete(remediationSolutions).where(eq(remediationSolutions.batchId, batchId));
+}
+
+export async function insertSolutions(exec: Exec, rows: NewSolution[]): Promise<SolutionRow[]> {
+  const out: SolutionRow[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    out.push(
+      ...(await exec
+        .insert(remediationSolutions)
+        .values(rows.slice(i, i + 1000))
+        .returning()),
+    );
+  }
+  return out;
+}
+
+export type FindingMatch = {
+  id: number;
+  device_id: number | null;
+  matched_by: 'hostname' | 'fqdn' | 'ip' | null;
+  issue: BatchIssueType | null;
+  solution_id: number | null;
+};
+
+/** Writes what matching made of each finding. */
+export async function updateFindingMatches(exec: Exec, batchId: number, matches: FindingMatch[]): Promise<void> {
+  for (let i = 0; i < matches.length; i += CHUNK * 2) {
+    const json = JSON.stringify(matches.slice(i, i + CHUNK * 2));
+    await exec.execute(sql`
+      update ${remediationFindings} f set device_id = x.device_id, matched_by = x.matched_by, issue = x.issue,
+        solution_id = x.solution_id
+      from jsonb_to_recordset(${json}::jsonb) as x(id bigint, device_id int, matched_by text, issue text, solution_id int)
+      where f.id = x.id and f.batch_id = ${batchId}`);
+  }
+}
+
+export async function updateBatch(
+  exec: Exec,
+  batchId: number,
+  values: Partial<
+    Pick<NewBatch, 'status' | 'error' | 'statistics' | 'impactedDeviceCount' | 'decidedBy' | 'decidedAt'>
+  > & {
+    updatedAt: Date;
+  },
+): Promise<void> {
+  await exec.update(remediationBatches).set(values).where(eq(remediationBatches.id, batchId));
+}
+
+const creator = alias(users, 'creator');
+const decider = alias(users, 'decider');
+
+export type BatchListRow = BatchRow & { createdByEmail: string | null; decidedByEmail: string | null };
+
+function selectBatches(exec: Exec) {
+  return exec
+    .select({ batch: remediationBatches, createdByEmail: creator.email, decidedByEmail: decider.email })
+    .from(remediationBatches)
+    .leftJoin(creator, eq(creator.id, remediationBatches.createdBy))
+    .leftJoin(decider, eq(decider.id, remediationBatches.decidedBy));
+}
+
+const flatten = (r: { batch: BatchRow; createdByEmail: string | null; decidedByEmail: string | null }) => ({
+  ...r.batch,
+  createdByEmail: r.createdByEmail,
+  decidedByEmail: r.decidedByEmail,
+});
+
+/** A page of the zone's batches, newest first. */
+export async function findBatches(
+  db: Db,
+  zoneId: number,
+  filter: { statusNotIn?: BatchStatus[]; type?: string },
+  page: { offset: number; limit: number },
+): Promise<{ rows: BatchListRow[]; size: number }> {
+  const where = and(
+    eq(remediationBatches.organizationId, zoneId),
+    filter.statusNotIn?.length ? notInArray(remediationBatches.status, filter.statusNotIn) : undefined,
+    filter.type ? eq(remediationBatches.type, filter.type as BatchRow['type']) : undefined,
+  );
+  const rows = await selectBatches(db)
+    .where(where)
+    .orderBy(desc(remediationBatches.createdAt), desc(remediationBatches.id))
+    .offset(page.offset)
+    .limit(page.limit);
+  const [total] = await db.select({ n: count() }).from(remediationBatches).where(where);
+  return { rows: rows.map(flatten), size: total?.n ?? 0 };
+}
+
+/** The zone's batch `batchId`; `lock` takes its row for a decision in `exec`'s transaction. */
+export async function findBatch(
+  exec: Exec,
+  zoneId: number,
+  batchId: number,
+  options: { lock?: boolean } = {},
+): Promise<BatchListRow | undefined> {
+  const query = selectBatches(exec).where(
+    and(eq(remediationBatches.id, batchId), eq(remediationBatches.organizationId, zoneId)),
+  );
+  const [row] = options.lock ? await query.for('update', { of: remediationBatches }) : await query;
+  return row ? flatten(row) : undefined;
+}
+
+export type IssueRow = {
+  id: number;
+  device_id: number | null;
+  hostname: string;
+  ip_addrs: string[];
+  device_ips: string[] | null;
+  cve: string;
+  issue: BatchIssueType;
+  line: number;
+};
+
+/** A page of the batch's potential issues, in file order. */
+export async function findIssues(
+  db: Db,
+  batchId: number,
+  issue: BatchIssueType | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ rows: IssueRow[]; size: number }> {
+  const where = and(
+    eq(remediationFindings.batchId, batchId),
+    issue ? eq(remediationFindings.issue, issue) : isNotNull(remediationFindings.issue),
+  );
+  const rows = await rowsOf<IssueRow>(
+    db,
+    sql`select f.id, f.device_id, f.hostname, f.ip_addrs, d.ip_addrs_private as device_ips, f.cve, f.issue, f.line
+        from ${remediationFindings} f left join ${devices} d on d.id = f.device_id
+        where f.batch_id = ${batchId} and ${issue ? sql`f.issue = ${issue}` : sql`f.issue is not null`}
+        order by f.id offset ${page.offset} limit ${page.limit}`,
+  );
+  const [total] = await db.select({ n: count() }).from(remediationFindings).where(where);
+  return { rows, size: total?.n ?? 0 };
+}
+
+export type VulnerabilityRow = {
+  cve: string;
+  severity: string;
+  severity_raw: string;
+  cvss: number | null;
+  title: string;
+  device_count: number;
+  remediable_device_count: number;
+  solution_ids: number[];
+};
+
+/** A page of the batch's CVEs, worst first: the scanner's worst severity, how many devices, which solutions. */
+export async function findVulnerabilities(
+  db: Db,
+  batchId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: VulnerabilityRow[]; size: number }> {
+  const rows = await rowsOf<VulnerabilityRow>(
+    db,
+    sql`with v as (
+          select cve,
+            (array_agg(severity order by ${severityRank(sql`severity`)} desc))[1] as severity,
+            (array_agg(severity_raw order by ${severityRank(sql`severity`)} desc))[1] as severity_raw,
+            max(cvss) as cvss,
+            coalesce((array_agg(title order by line) filter (where title <> ''))[1], '') as title,
+            count(distinct device_id) filter (where issue is distinct from 'duplicate_host')::int as device_count,
+            count(distinct device_id) filter (where solution_id is not null)::int as remediable_device_count
+          from ${remediationFindings} where batch_id = ${batchId} group by cve
+        )
+        select v.*, array(select s.id from ${remediationSolutions} s
+            where s.batch_id = ${batchId} and v.cve = any(s.cves) order by s.id) as solution_ids
+        from v order by ${severityRank(sql`v.severity`)} desc, v.remediable_device_count desc, v.cve
+        offset ${page.offset} limit ${page.limit}`,
+  );
+  const [total] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(distinct cve)::int as n from ${remediationFindings} where batch_id = ${batchId}`,
+  );
+  return { rows, size: total?.n ?? 0 };
+}
+
+/** A page of the batch's solutions, worst first, then the widest. */
+export async function findSolutions(
+  db: Db,
+  batchId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: SolutionRow[]; size: number }> {
+  const rows = await db
+    .select()
+    .from(remediationSolutions)
+    .where(eq(remediationSolutions.batchId, batchId))
+    .orderBy(
+      sql`${severityRank(sql`${remediationSolutions.severity}`)} desc`,
+      sql`cardinality(${remediationSolutions.deviceIds}) desc`,
+      remediationSolutions.id,
+    )
+    .offset(page.offset)
+    .limit(page.limit);
+  const [total] = await db
+    .select({ n: count() })
+    .from(remediationSolutions)
+    .where(eq(remediationSolutions.batchId, batchId));
+  return { rows, size: total?.n ?? 0 };
+}
+
+/** Every solution of the batch (accepting turns each into a task). */
+export async function findAllSolutions(exec: Exec, batchId: number): Promise<SolutionRow[]> {
+  return exec
+    .select()
+    .from(remediationSolutions)
+    .where(eq(remediationSolutions.batchId, batchId))
+    .orderBy(remediationSolutions.id);
+}
+
+export type UnknownHostRow = { hostname: string; ip_addrs: string[]; os: string | null; cves: string[] };
+
+/** A page of the file's hosts that name no device of the zone, by name. */
+export async function findUnknownHosts(
+  db: Db,
+  batchId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: UnknownHostRow[]; size: number }> {
+  const unknown = sql`batch_id = ${batchId} and issue = 'unknown_host'`;
+  const rows = await rowsOf<UnknownHostRow>(
+    db,
+    sql`with hosts as (
+          select lower(hostname) as key, min(hostname) as hostname, max(os) as os,
+            array_agg(distinct cve order by cve) as cves
+          from ${remediationFindings} where ${unknown}
+          group by lower(hostname) order by lower(hostname) offset ${page.offset} limit ${page.limit}
+        )
+        select h.hostname, h.os, h.cves,
+          array(select distinct ip from ${remediationFindings} f, unnest(f.ip_addrs) as ip
+            where f.batch_id = ${batchId} and f.issue = 'unknown_host' and lower(f.hostname) = h.key
+            order by ip) as ip_addrs
+        from hosts h order by h.key`,
+  );
+  const [total] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(distinct lower(hostname))::int as n from ${remediationFindings} where ${unknown}`,
+  );
+  return { rows, size: total?.n ?? 0 };
+}
+
+/**
+ * Findings of the batch on devices removed since it was built become `unsupported_host`
+ * (there is nothing left to remediate). Returns the removed devices' ids.
+ */
+export async function markRemovedDevicesUnsupported(tx: Tx, batchId: number): Promise<number[]> {
+  const rows = await rowsOf<{ device_id: number }>(
+    tx,
+    sql`update ${remediationFindings} f set issue = 'unsupported_host', solution_id = null
+        from ${devices} d
+        where f.batch_id = ${batchId} and f.device_id = d.id and d.removed_at is not null and f.issue is null
+        returning f.device_id`,
+  );
+  return [...new Set(rows.map((r) => r.device_id))];
+}
+
+export type CsvFindingRow = {
+  id: number;
+  line: number;
+  hostname: string;
+  fqdn: string | null;
+  ip_addrs: string[];
+  os: string | null;
+  cve: string;
+  severity: string;
+  severity_raw: string;
+  cvss: number | null;
+  title: string;
+  device_id: number | null;
+  device_hostname: string | null;
+  matched_by: string | null;
+  issue: string | null;
+  solution_kind: string | null;
+  solution_title: string | null;
+};
+
+/**
+ * A page of the batch's processed rows for its CSV after finding `afterId`: in file order,
+ * which is id order (findings are inserted as the file is read).
+ */
+export async function findCsvRows(db: Db, batchId: number, afterId: number, limit: number): Promise<CsvFindingRow[]> {
+  return rowsOf<CsvFindingRow>(
+    db,
+    sql`select f.id, f.line, f.hostname, f.fqdn, f.ip_addrs, f.os, f.cve, f.severity, f.severity_raw, f.cvss, f.title,
+          f.device_id, coalesce(d.custom_name, d.hostname) as device_hostname, f.matched_by, f.issue,
+          s.kind as solution_kind, s.title as solution_title
+        from ${remediationFindings} f
+        left join ${devices} d on d.id = f.device_id
+        left join ${remediationSolutions} s on s.id = f.solution_id
+        where f.batch_id = ${batchId} and f.id > ${afterId}
+        order by f.id limit ${limit}`,
+  );
+}
