@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
 import { policies } from '../db/policies.schema';
+import { remediationBatches } from '../db/remediation.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
@@ -43,12 +44,20 @@ const SELF_SCOPED = new Set([
  */
 const SHARED_OBJECT_ROUTES = new Set(['GET /api/worklet-catalog/:id']);
 
-type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy';
+type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'batch';
 type Ids = Record<Kind, number>;
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
 type World = { ids: Ids; markers: string[] };
 
-const PARAM_KINDS: Record<string, Kind> = { accountId: 'account', zoneId: 'zone', orgId: 'zone', userId: 'user' };
+const PARAM_KINDS: Record<string, Kind> = {
+  accountId: 'account',
+  zoneId: 'zone',
+  orgId: 'zone',
+  userId: 'user',
+  batchId: 'batch',
+};
+/** Path parameters that name no object but a fixed value of an enum (`/tasks/{type}/batches`). */
+const FIXED_PARAMS: Record<string, string> = { type: 'patch' };
 const SEGMENT_KINDS: Record<string, Kind> = {
   accounts: 'account',
   orgs: 'zone',
@@ -153,7 +162,7 @@ function jsonSchemaOf(schema: unknown): JsonSchema | undefined {
 type Request = { method: string; path: string; body: unknown; isSampleValid: boolean };
 
 /** The request for `route` with zone `o`, path parameters `params` and body ids from `ids`. */
-function requestFor(route: GuardedRoute, o: number, params: Record<string, number>, ids: Ids): Request {
+function requestFor(route: GuardedRoute, o: number, params: Record<string, number | string>, ids: Ids): Request {
   const path = route.url.replace(/:(\w+)/g, (_, name: string) => String(params[name]));
   const query = new URLSearchParams({ o: String(o) });
   let isSampleValid = true;
@@ -179,11 +188,16 @@ function requestFor(route: GuardedRoute, o: number, params: Record<string, numbe
 }
 
 /** Every assignment of the route's path parameters to objects of `world`. */
-function paramSets(route: GuardedRoute, world: World): Record<string, number>[] {
+function paramSets(route: GuardedRoute, world: World): Record<string, number | string>[] {
   const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  let sets: Record<string, number>[] = [{}];
+  let sets: Record<string, number | string>[] = [{}];
   for (const name of names) {
-    sets = sets.flatMap((set) => kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })));
+    const fixed = FIXED_PARAMS[name];
+    sets = sets.flatMap((set) =>
+      fixed !== undefined
+        ? [{ ...set, [name]: fixed }]
+        : kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })),
+    );
   }
   return sets;
 }
@@ -255,6 +269,18 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       updatedAt: t.clock.now(),
     })
     .returning();
+  const [batch] = await t.db
+    .insert(remediationBatches)
+    .values({
+      organizationId: zoneId,
+      source: 'generic',
+      fileName: `${label}BATCH-${id}.csv`,
+      status: 'ready',
+      createdBy: member.id,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
   return {
     ids: {
       account: accountId,
@@ -264,6 +290,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       invitation: invitation!.id,
       outbox: mail!.id,
       policy: policy!.id,
+      batch: batch!.id,
     },
     markers: [
       accountName,
@@ -276,6 +303,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       `${label}BODY-${id}`,
       `${label}PREF-${id}`,
       `${label}POLICY-${id}`,
+      `${label}BATCH-${id}`,
     ],
   } satisfies World;
 }
@@ -389,7 +417,7 @@ async function probe(
   world: World,
   variant: string,
   o: number,
-  params: Record<string, number>,
+  params: Record<string, number | string>,
 ) {
   const request = requestFor(route, o, params, world.ids);
   const answer = await call(t, who.caller, request.method, request.path, request.body);
@@ -439,6 +467,17 @@ describe('route matrix', () => {
       'GET /api/accounts/:accountId/zones/:zoneId/flags',
       'PUT /api/accounts/:accountId/zones/:zoneId/flags',
       'PUT /api/accounts/:accountId/zones/:zoneId/plan',
+      'GET /api/orgs/:orgId/tasks/:type/batches/formats',
+      'POST /api/orgs/:orgId/tasks/:type/batches/upload',
+      'GET /api/orgs/:orgId/tasks/batches',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/issues',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/vulnerabilities',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/solutions',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/unknown-hosts',
+      'POST /api/orgs/:orgId/tasks/batches/:batchId/accept',
+      'POST /api/orgs/:orgId/tasks/batches/:batchId/reject',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/csv',
     ]) {
       expect(keys).toContain(expected);
     }

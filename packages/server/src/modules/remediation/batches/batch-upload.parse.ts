@@ -176,6 +176,7 @@ function rowReader(source: ScannerSource) {
   let preamble = 0;
   let rows = 0;
   let skipped = 0;
+  let closedRows = 0;
   const findings = new Map<string, ParsedFinding>();
   const cellErrors: string[] = [];
 
@@ -204,7 +205,7 @@ function rowReader(source: ScannerSource) {
 
   /** An identifier cell holding a formula is refused: it is an injection attempt or a damaged file. */
   const isFormula = (line: number, field: ScannerField, cell: string, what: string) => {
-    if (!looksLikeFormula(cell)) return false;
+    if (isEmptyCell(cell) || !looksLikeFormula(cell)) return false;
     cellError(line, field, `${shown(cell)} looks like a spreadsheet formula, not ${what}.`);
     return true;
   };
@@ -216,6 +217,7 @@ function rowReader(source: ScannerSource) {
     };
     if (closed.has(cell('status').toLowerCase())) {
       skipped++;
+      closedRows++;
       return;
     }
     const cveCell = cell('cve');
@@ -226,7 +228,8 @@ function rowReader(source: ScannerSource) {
       return;
     }
     const severityRaw = cell('severity');
-    const severity = mapScannerSeverity(source, severityRaw);
+    // A placeholder (`-`, `N/A`) is no severity given.
+    const severity = mapScannerSeverity(source, isEmptyCell(severityRaw) ? '' : severityRaw);
     if (severity === null) {
       if (!isFormula(line, 'severity', severityRaw, 'a severity')) {
         cellError(
@@ -239,9 +242,14 @@ function rowReader(source: ScannerSource) {
     }
     const names: Partial<Record<'host' | 'netbios' | 'fqdn', string>> = {};
     const ipAddrs: string[] = [];
+    let hasFormula = false;
     for (const field of ['host', 'netbios', 'fqdn'] as const) {
       const raw = cell(field);
-      if (isEmptyCell(raw) || isFormula(line, field, raw, 'a host name')) continue;
+      if (isEmptyCell(raw)) continue;
+      if (isFormula(line, field, raw, 'a host name')) {
+        hasFormula = true;
+        continue;
+      }
       // Nessus's Host is an IP when the scan had no name for it.
       if (isIP(raw)) ipAddrs.push(raw);
       // A name Patchwell's devices cannot have (spaces, odd characters) is no key to match on;
@@ -249,14 +257,15 @@ function rowReader(source: ScannerSource) {
       else if (normalizeHostname(raw)) names[field] = raw.replace(/\.$/, '');
     }
     const ipCell = cell('ip');
-    if (!isEmptyCell(ipCell) && !isFormula(line, 'ip', ipCell, 'an IP address')) {
+    if (isFormula(line, 'ip', ipCell, 'an IP address')) hasFormula = true;
+    else if (!isEmptyCell(ipCell)) {
       for (const token of ipCell.split(/[\s,;|]+/).filter(Boolean)) {
         if (isIP(token) === 0) return cellError(line, 'ip', `${shown(token)} is not an IP address.`);
         if (!ipAddrs.includes(token) && ipAddrs.length < MAX_IPS) ipAddrs.push(token);
       }
     }
     const cvssCell = cell('cvss');
-    if (isFormula(line, 'cvss', cvssCell, 'a CVSS score')) return;
+    if (isFormula(line, 'cvss', cvssCell, 'a CVSS score') || hasFormula) return;
     if (cves.length === 0) {
       // A check without a CVE (an informational plugin, a configuration finding).
       skipped++;
@@ -345,7 +354,8 @@ function rowReader(source: ScannerSource) {
           'batches.no_findings',
           rows === 0
             ? 'The file has a header but no rows.'
-            : `None of the file’s ${rows.toLocaleString('en-US')} rows names a CVE${skipped ? ' that is still open' : ''}.`,
+            : `None of the file’s ${rows.toLocaleString('en-US')} rows names a CVE` +
+                (closedRows ? ` that is still open (${closedRows.toLocaleString('en-US')} closed or fixed).` : '.'),
         );
       }
       return { rows, findings: [...findings.values()], skipped };
