@@ -1,11 +1,12 @@
 import type { RemediationSeverity } from '@patchwell/core/remediation/scanners.schema';
 import type { AppContext } from '../../../context';
 import { loadWorkletCatalog } from '../../worklets/worklet-catalog.loader';
-import { matchBatch, type MatchWorklet } from './batch-matching';
+import { matchHosts, planSolutions, unresolvedCves, type MatchWorklet } from './batch-matching';
 import {
   deleteSolutions,
   findFindingsToMatch,
   findPatchesFixing,
+  findZoneCvesWithPatches,
   findZoneDevicesToMatch,
   insertSolutions,
   lockBuildingBatch,
@@ -16,8 +17,9 @@ import {
 /**
  * Building a batch: its stored findings matched to the zone's live devices and to what fixes
  * each CVE there, in one transaction that holds the batch's row. Reads are one statement
- * each (the zone's devices, their pending patches fixing the file's CVEs, the findings), so
- * the time grows with the data, not with queries per row. A node that dies mid-build leaves
+ * each (the findings, the zone's devices, the matched devices' patches fixing their CVEs,
+ * and which remaining CVEs the zone has patches for), so the time grows with the data, not
+ * with queries per row. A node that dies mid-build leaves
  * nothing half-written: the batch is still `building`, and a sweep builds it again.
  */
 
@@ -40,28 +42,42 @@ export async function buildBatch(ctx: Pick<AppContext, 'db' | 'clock'>, batchId:
     const batch = await lockBuildingBatch(tx, batchId);
     if (!batch) return false;
     const zoneId = batch.organizationId;
-    const findings = await findFindingsToMatch(tx, batchId);
-    const devices = await findZoneDevicesToMatch(tx, zoneId);
-    const patches = await findPatchesFixing(tx, zoneId, [...new Set(findings.map((f) => f.cve))]);
-    const result = matchBatch({
-      findings: findings.map((f) => ({
-        id: Number(f.id),
-        hostname: f.hostname,
-        fqdn: f.fqdn,
-        ipAddrs: f.ip_addrs,
-        cve: f.cve,
-        severity: f.severity as RemediationSeverity,
-      })),
-      devices: devices.map((d) => ({
-        id: d.id,
-        hostname: d.hostname,
-        fqdn: d.fqdn,
-        ipAddrsPrivate: d.ip_addrs_private,
-        osFamily: d.os_family,
-      })),
-      patches: patches.map((p) => ({ deviceId: p.device_id, name: p.name, severity: p.severity, cves: p.cves })),
-      worklets: cveWorklets(),
+    const findings = (await findFindingsToMatch(tx, batchId)).map((f) => ({
+      id: Number(f.id),
+      hostname: f.hostname,
+      fqdn: f.fqdn,
+      ipAddrs: f.ip_addrs,
+      cve: f.cve,
+      severity: f.severity as RemediationSeverity,
+    }));
+    const devices = (await findZoneDevicesToMatch(tx, zoneId)).map((d) => ({
+      id: d.id,
+      hostname: d.hostname,
+      fqdn: d.fqdn,
+      ipAddrsPrivate: d.ip_addrs_private,
+      osFamily: d.os_family,
+    }));
+    const hosts = matchHosts(findings, devices);
+    // The pending patches of the matched devices that fix their findings' CVEs, in one query.
+    const pairs = new Map<string, [number, string]>();
+    findings.forEach((f, i) => {
+      const host = hosts[i]!;
+      if ('deviceId' in host) pairs.set(`${host.deviceId} ${f.cve}`, [host.deviceId, f.cve]);
     });
+    const patches = (
+      await findPatchesFixing(tx, {
+        deviceIds: [...pairs.values()].map(([id]) => id),
+        cves: [...pairs.values()].map(([, cve]) => cve),
+      })
+    ).map((p) => ({ deviceId: p.device_id, name: p.name, severity: p.severity, cves: [p.cve] }));
+    const worklets = cveWorklets();
+    // Whether a CVE no patch of its device fixes is fixed anywhere in the zone.
+    const zoneCves = await findZoneCvesWithPatches(
+      tx,
+      zoneId,
+      unresolvedCves(findings, hosts, devices, patches, worklets),
+    );
+    const result = planSolutions({ findings, hosts, devices, patches, worklets, zoneCves });
     // A build that an earlier, interrupted attempt began has nothing stored (one transaction);
     // this only keeps a rebuild from doubling solutions should that ever change.
     await deleteSolutions(tx, batchId);

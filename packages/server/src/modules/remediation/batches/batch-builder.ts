@@ -6,14 +6,17 @@ import { findBuildingBatchIds } from './batches.store';
 
 /**
  * This node's batch builds: an upload answers at once with its batch `building` and hands
- * the id here; builds run one at a time after the answer. Nothing lives only here: a batch's
+ * the id here; builds run one at a time, each once its upload's answer has been sent. Nothing lives only here: a batch's
  * findings are stored before it is scheduled, so at start (and every sweep) the node builds
  * every batch still `building`, whether this node or another left it so. Two nodes may try
  * the same batch; the one holding its row builds it, the other skips it.
  */
 export type BatchBuilder = {
-  /** Builds the batch after the current request (deduplicated). */
-  schedule(batchId: number): void;
+  /**
+   * Builds the batch once `after` settles (the upload's answer has left; default: the next
+   * turn of the event loop). Deduplicated; `idle()` waits for it.
+   */
+  schedule(batchId: number, after?: Promise<unknown>): void;
   /** Schedules every batch left `building`, oldest first. */
   sweep(): Promise<void>;
   /** Sweeps now and every BATCH_SWEEP_INTERVAL_MS (the app calls it when it is ready). */
@@ -35,7 +38,8 @@ export const BUILD_FAILED_REASON =
   'Matching this file to the zone’s devices failed. Upload the file again; if it fails again, contact support.';
 
 export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_SWEEP_INTERVAL_MS): BatchBuilder {
-  const queue = new Set<number>();
+  /** Batches to build, each with what its build waits for. */
+  const queue = new Map<number, Promise<unknown>>();
   let running: Promise<void> | undefined;
   let isPaused = false;
   let isClosed = false;
@@ -71,12 +75,12 @@ export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_S
 
   function pump(): void {
     if (running || isPaused || isClosed) return settle();
-    const next = queue.values().next();
+    const next = queue.entries().next();
     if (next.done) return settle();
-    const batchId = next.value;
+    const [batchId, after] = next.value;
     running = (async () => {
-      // After the current request's answer: an upload's reply is on its way before the build holds the database.
-      await new Promise((resolve) => setImmediate(resolve));
+      // On PGlite a build holds the one connection: the upload's answer must be out first.
+      await after.catch(() => undefined);
       await buildOne(batchId);
     })().finally(() => {
       queue.delete(batchId);
@@ -86,9 +90,9 @@ export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_S
   }
 
   const builder: BatchBuilder = {
-    schedule(batchId) {
-      if (isClosed) return;
-      queue.add(batchId);
+    schedule(batchId, after = new Promise((resolve) => setImmediate(resolve))) {
+      if (isClosed || queue.has(batchId)) return;
+      queue.set(batchId, after);
       pump();
     },
     async sweep() {

@@ -79,14 +79,17 @@ function deviceIndex(devices: MatchDevice[]) {
   const byIp = new Map<string, Set<number>>();
   const ipsOf = new Map<number, readonly string[]>();
   for (const d of devices) {
-    for (const raw of [d.hostname, d.fqdn]) {
-      if (!raw) continue;
-      const name = normalName(raw);
-      if (!name) continue;
+    const names = [d.hostname, d.fqdn]
+      .filter((n): n is string => Boolean(n))
+      .map(normalName)
+      .filter(Boolean);
+    for (const name of names) {
       addTo(byName, name, d.id);
       addTo(byFirstLabel, firstLabel(name), d.id);
-      if (!name.includes('.')) addTo(byShortHostname, name, d.id);
     }
+    // A scanner's FQDN names a device known only by its short name; a device whose own FQDN is
+    // known is another machine than an FQDN of another domain.
+    if (names.length && names.every((n) => !n.includes('.'))) addTo(byShortHostname, names[0]!, d.id);
     for (const ip of d.ipAddrsPrivate) addTo(byIp, ip.toLowerCase(), d.id);
     ipsOf.set(
       d.id,
@@ -115,7 +118,7 @@ function deviceIndex(devices: MatchDevice[]) {
   };
 }
 
-type HostMatch =
+export type HostMatch =
   { deviceId: number; matchedBy: 'hostname' | 'fqdn' | 'ip' } | { issue: 'unknown_host' | 'duplicate_host' };
 
 /**
@@ -145,24 +148,35 @@ const asSeverity = (s: string): RemediationSeverity =>
 
 type Building = PlannedSolution & { cveSet: Set<string>; deviceSet: Set<number>; fallback: RemediationSeverity };
 
-/** Matches every finding and plans the batch's solutions and counts. */
-export function matchBatch(input: {
+/** Each finding's device, or why it has none (`unknown_host`, `duplicate_host`). */
+export function matchHosts(findings: MatchFinding[], devices: MatchDevice[]): HostMatch[] {
+  const index = deviceIndex(devices);
+  return findings.map((f) => matchHost(index, f));
+}
+
+/**
+ * Plans the batch's solutions from the hosts' matches: `patches` are the pending patches of
+ * the matched devices fixing their findings' CVEs; `zoneCves`, the CVEs some device of the
+ * zone has a pending patch for (a matched device without one is then `cve_not_applicable`).
+ */
+export function planSolutions(input: {
   findings: MatchFinding[];
+  hosts: HostMatch[];
   devices: MatchDevice[];
   patches: MatchPatch[];
   worklets: MatchWorklet[];
+  zoneCves: ReadonlySet<string>;
 }): MatchResult {
-  const index = deviceIndex(input.devices);
   const osOf = new Map(input.devices.map((d) => [d.id, d.osFamily]));
   // device → CVE → the patches fixing it there.
   const fixes = new Map<number, Map<string, MatchPatch[]>>();
-  const zoneCves = new Set<string>();
   for (const p of input.patches) {
     const byCve = fixes.get(p.deviceId) ?? new Map<string, MatchPatch[]>();
     fixes.set(p.deviceId, byCve);
     for (const cve of p.cves) {
-      zoneCves.add(cve);
-      byCve.set(cve, [...(byCve.get(cve) ?? []), p]);
+      const list = byCve.get(cve);
+      if (list) list.push(p);
+      else byCve.set(cve, [p]);
     }
   }
   const workletsFor = new Map<string, MatchWorklet[]>();
@@ -197,22 +211,24 @@ export function matchBatch(input: {
     return key;
   };
 
-  const matches = input.findings.map((f): PlannedMatch => {
-    const host = matchHost(index, f);
+  const matches = input.findings.map((f, i): PlannedMatch => {
+    const host = input.hosts[i]!;
     if ('issue' in host) return { id: f.id, deviceId: null, matchedBy: null, issue: host.issue, solutionKey: null };
     const { deviceId, matchedBy } = host;
     const base = { id: f.id, deviceId, matchedBy };
-    const patches = (fixes.get(deviceId)?.get(f.cve) ?? []).slice().sort((a, b) => a.name.localeCompare(b.name));
+    const patches = fixes.get(deviceId)?.get(f.cve) ?? [];
     if (patches.length) {
-      const keys = patches.map((p) =>
-        solve(
-          `patch-now\u0000${p.name}`,
-          () => ({ kind: 'patch-now', patchName: p.name, workletId: null, title: p.name }),
-          f,
-          deviceId,
-          asSeverity(p.severity),
-        ),
-      );
+      const keys = patches
+        .map((p) =>
+          solve(
+            `patch-now\u0000${p.name}`,
+            () => ({ kind: 'patch-now', patchName: p.name, workletId: null, title: p.name }),
+            f,
+            deviceId,
+            asSeverity(p.severity),
+          ),
+        )
+        .sort();
       return { ...base, issue: null, solutionKey: keys[0]! };
     }
     const worklets = workletsFor.get(f.cve) ?? [];
@@ -227,7 +243,7 @@ export function matchBatch(input: {
       );
       return { ...base, issue: null, solutionKey: key };
     }
-    const issue: BatchIssueType = zoneCves.has(f.cve)
+    const issue: BatchIssueType = input.zoneCves.has(f.cve)
       ? 'cve_not_applicable'
       : worklets.length
         ? 'unsupported_host'
@@ -245,6 +261,39 @@ export function matchBatch(input: {
     }),
   );
   return { matches, solutions: planned, ...statisticsOf(input.findings, matches, planned) };
+}
+
+/** CVEs of matched findings that neither a patch of their device nor a worklet for its OS fixes. */
+export function unresolvedCves(
+  findings: MatchFinding[],
+  hosts: HostMatch[],
+  devices: MatchDevice[],
+  patches: MatchPatch[],
+  worklets: MatchWorklet[],
+): string[] {
+  const osOf = new Map(devices.map((d) => [d.id, d.osFamily]));
+  const fixed = new Set(patches.flatMap((p) => p.cves.map((cve) => `${p.deviceId} ${cve}`)));
+  const byWorklet = new Set(worklets.flatMap((w) => w.cves.map((cve) => `${w.osFamily} ${cve}`)));
+  const out = new Set<string>();
+  findings.forEach((f, i) => {
+    const host = hosts[i]!;
+    if ('issue' in host) return;
+    if (fixed.has(`${host.deviceId} ${f.cve}`) || byWorklet.has(`${osOf.get(host.deviceId)} ${f.cve}`)) return;
+    out.add(f.cve);
+  });
+  return [...out];
+}
+
+/** Matches and plans in one go, the zone's CVEs taken from `patches` (tests, where patches are the zone's). */
+export function matchBatch(input: {
+  findings: MatchFinding[];
+  devices: MatchDevice[];
+  patches: MatchPatch[];
+  worklets: MatchWorklet[];
+}): MatchResult {
+  const hosts = matchHosts(input.findings, input.devices);
+  const zoneCves = new Set(input.patches.flatMap((p) => p.cves));
+  return planSolutions({ ...input, hosts, zoneCves });
 }
 
 function statisticsOf(

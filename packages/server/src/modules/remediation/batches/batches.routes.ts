@@ -128,8 +128,15 @@ export async function batchesRoutes(root: FastifyInstance, ctx: BatchContext): P
         },
       },
       async (request, reply) => {
-        const batch = await uploadBatch(ctx, requireAuthz(request), request.params, request.query, () =>
-          readUpload(request),
+        // The build starts once this answer is out (or the client is gone).
+        const answered = new Promise((resolve) => reply.raw.once('close', resolve));
+        const batch = await uploadBatch(
+          ctx,
+          requireAuthz(request),
+          request.params,
+          request.query,
+          () => readUpload(request),
+          answered,
         );
         return reply.code(202).send(batch);
       },

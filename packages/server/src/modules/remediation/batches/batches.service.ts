@@ -112,7 +112,8 @@ function checkFile(file: UploadedFile): void {
 /**
  * `POST .../tasks/{type}/batches/upload?source=` (Task.create): reads the scanner's export as
  * it streams in and, once the whole file is read, stores the batch `building` with its
- * findings in one transaction, then schedules its build. A refused file stores nothing.
+ * findings in one transaction, then schedules its build for once `answered` settles (the
+ * route's answer is sent). A refused file stores nothing.
  */
 export async function uploadBatch(
   ctx: BatchContext,
@@ -120,6 +121,7 @@ export async function uploadBatch(
   params: { orgId: number; type: 'patch' },
   query: BatchUploadQuery,
   readFile: () => Promise<UploadedFile>,
+  answered?: Promise<unknown>,
 ): Promise<Batch> {
   const zone = await batchZone(ctx, authz, params.orgId, query.o, 'create');
   const file = await readFile();
@@ -150,7 +152,7 @@ export async function uploadBatch(
     );
     return batch.id;
   });
-  ctx.batchBuilder.schedule(batchId);
+  ctx.batchBuilder.schedule(batchId, answered);
   return toBatch(await zoneBatch(ctx, zone.id, batchId));
 }
 

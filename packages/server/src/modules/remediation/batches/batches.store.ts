@@ -136,25 +136,43 @@ export async function findZoneDevicesToMatch(exec: Exec, zoneId: number): Promis
   );
 }
 
-export type PatchFixing = { device_id: number; name: string; severity: string; cves: string[] };
+export type PatchFixing = { device_id: number; name: string; severity: string; cve: string };
 
 /**
- * The zone's live devices' pending patches that fix any of `cves`, with the CVEs of the list
- * each fixes. The patches' CVE arrays are unnested and hash-joined to the list, so the cost
- * grows with the zone's patches, not with patches × CVEs.
+ * The pending patches fixing each (device, CVE) pair, read through the devices' patch index:
+ * the cost grows with the devices the file names, not with the zone's whole inventory.
  */
-export async function findPatchesFixing(exec: Exec, zoneId: number, cves: string[]): Promise<PatchFixing[]> {
-  if (cves.length === 0) return [];
+export async function findPatchesFixing(
+  exec: Exec,
+  pairs: { deviceIds: number[]; cves: string[] },
+): Promise<PatchFixing[]> {
+  if (pairs.deviceIds.length === 0) return [];
   return rowsOf<PatchFixing>(
     exec,
+    sql`with pair as (
+          select unnest(${sql.param(pairs.deviceIds)}::int[]) as device_id, unnest(${sql.param(pairs.cves)}::text[]) as cve
+        )
+        select pair.device_id, pair.cve, p.name, p.severity
+        from pair join device_patches p on p.device_id = pair.device_id and pair.cve = any(p.cves)`,
+  );
+}
+
+/**
+ * Of `cves`, those a live device of the zone has a pending patch for. The patches' CVE arrays
+ * are unnested and hash-joined to the list, so the cost grows with the zone's patches, not
+ * with patches × CVEs.
+ */
+export async function findZoneCvesWithPatches(exec: Exec, zoneId: number, cves: string[]): Promise<Set<string>> {
+  if (cves.length === 0) return new Set();
+  const rows = await rowsOf<{ cve: string }>(
+    exec,
     sql`with wanted as (select distinct unnest(${sql.param(cves)}::text[]) as cve)
-        select p.device_id, p.name, p.severity, array_agg(distinct w.cve) as cves
-        from device_patches p
+        select distinct w.cve from device_patches p
         join ${devices} d on d.id = p.device_id and d.organization_id = ${zoneId} and d.removed_at is null
         cross join lateral unnest(p.cves) as c(cve)
-        join wanted w on w.cve = c.cve
-        group by p.id, p.device_id, p.name, p.severity`,
+        join wanted w on w.cve = c.cve`,
   );
+  return new Set(rows.map((r) => r.cve));
 }
 
 export async function deleteSolutions(exec: Exec, batchId: number): Promise<void> {
