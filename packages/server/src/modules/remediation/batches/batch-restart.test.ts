@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { buildZoneWithKey } from '../../../test/agents';
 import { createTestDb, type TestDbHandle } from '../../../test/db';
+import { BUILD_FAILED_REASON } from './batch-builder';
 import { enrollFleet, sampleFile, uploadCsv } from './batches.fixtures';
 
 /**
@@ -64,6 +66,31 @@ describe('a batch left building', () => {
       expect(again.status).toBe(200);
     } finally {
       await second.close();
+    }
+  });
+
+  it('ends in error, with the reason the console shows, when it cannot be built; it can then only be rejected', async () => {
+    const t = await startTestApp({ db });
+    try {
+      const z = await buildZoneWithKey(t);
+      const o = z.zone.id;
+      // The database refuses the build's reads (not an outage: a broken schema).
+      await t.db.execute(sql`alter table device_details rename to device_details_away`);
+      let res;
+      try {
+        res = await uploadCsv(t, { cookie: z.cookie }, o, 'generic', sampleFile('generic'));
+        expect(res.status, res.text).toBe(202);
+        await t.app.batchBuilder.idle();
+      } finally {
+        await t.db.execute(sql`alter table device_details_away rename to device_details`);
+      }
+      const api = (path: string) => `/api/orgs/${o}/tasks/batches/${res.body.id}${path}?o=${o}`;
+      expect((await z.admin.get(api(''))).body).toMatchObject({ status: 'error', error: BUILD_FAILED_REASON });
+      expect((await z.admin.post(api('/accept'))).status).toBe(409);
+      expect((await z.admin.get(api('/csv'))).status).toBe(200);
+      expect((await z.admin.post(api('/reject'))).body).toMatchObject({ status: 'rejected' });
+    } finally {
+      await t.close();
     }
   });
 });
