@@ -10,7 +10,8 @@ import type { RemediationSeverity } from '@patchwell/core/remediation/scanners.s
 import type { AppContext } from '../../../context';
 import type { Authz } from '../../../domain/authz';
 import { batchZone, zoneBatch } from './batches.service';
-import { findIssues, findSolutions, findUnknownHosts, findVulnerabilities } from './batches.store';
+import { findIssues, findUnknownHosts, findVulnerabilities } from './batch-findings.store';
+import { findSolutions } from './batches.store';
 
 /**
  * What a batch's review shows (Task.read): its potential issues, and the remediations

@@ -46,7 +46,7 @@ import {
   type BatchContext,
   type UploadedFile,
 } from './batches.service';
-import type { CsvFindingRow } from './batches.store';
+import type { CsvFindingRow } from './batch-findings.store';
 
 const tags = ['remediation'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];

@@ -17,18 +17,8 @@ import { recordAcceptedBatch } from '../cves/cves.service';
 import { createTasksForBatch } from '../tasks/tasks.service';
 import type { BatchBuilder } from './batch-builder';
 import { parseScannerCsv, type UploadStream } from './batch-upload.parse';
-import {
-  findAllSolutions,
-  findBatch,
-  findBatches,
-  findCsvRows,
-  insertBatch,
-  insertFindings,
-  markRemovedDevicesUnsupported,
-  updateBatch,
-  type BatchListRow,
-  type CsvFindingRow,
-} from './batches.store';
+import { findCsvRows, insertFindings, markRemovedDevicesUnsupported, type CsvFindingRow } from './batch-findings.store';
+import { findAllSolutions, findBatch, findBatches, insertBatch, updateBatch, type BatchListRow } from './batches.store';
 
 /**
  * Scanner batches (issue 11): uploading a scanner's CSV export, the list and detail, and the
