@@ -39,6 +39,7 @@ import { installersRoutes } from './modules/installers/installers.routes';
 import { tasksRoutes } from './modules/remediation/tasks/tasks.routes';
 import { applyTaskCommandResult } from './modules/remediation/tasks/task-results.service';
 import { cvesRoutes } from './modules/remediation/cves/cves.routes';
+import { batchesModule } from './modules/remediation/batches/batches.module';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 import { RequestLogController } from './logger';
@@ -161,6 +162,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   commandEvents.onCommandFinished('remediation tasks', (event) => applyTaskCommandResult(ctx, event));
   await installersRoutes(app, ctx);
   await cvesRoutes(app, ctx);
+  await batchesModule(app, ctx);
   await bespokeRoutes(app);
 
   return app;

@@ -68,6 +68,33 @@ export const ERROR_CATALOGUE = {
     message: 'An exception for this CVE is already in force for the same device or zone. Revoke it first.',
   },
   'cve_exception.ended': { status: 409, message: 'This exception is no longer in force: it was revoked or expired.' },
+  // Remediation: batches (scanner CSV imports). Upload refusals name the line and column in
+  // their message; the texts here are what each refusal means.
+  'batches.bad_file_name': { status: 400, message: TEXTS.uploads.fileNameRule },
+  'batches.not_csv': { status: 400, message: 'The file must be a CSV file (.csv).' },
+  'batches.not_utf8': {
+    status: 400,
+    message: 'The file is not UTF-8 text. Export it as CSV (UTF-8) and upload it again.',
+  },
+  'batches.bad_csv': { status: 400, message: 'The file is not valid CSV.' },
+  'batches.missing_columns': { status: 400, message: 'The file lacks a column its scanner’s format requires.' },
+  'batches.bad_cells': { status: 400, message: 'Some cells of the file cannot be read.' },
+  'batches.too_many_rows': { status: 400, message: 'The file has more than 20,000 rows. Split it into smaller files.' },
+  'batches.too_many_findings': {
+    status: 400,
+    message: 'The file names too many host and CVE pairs. Split it into smaller files.',
+  },
+  'batches.no_findings': { status: 400, message: 'No row of the file names a host with a CVE.' },
+  'batches.too_large': { status: 413, message: 'The file is larger than 32 MiB. Split it into smaller files.' },
+  'batches.building': {
+    status: 409,
+    message: 'This batch is still being matched to devices; try again once it is ready.',
+  },
+  'batches.not_ready': { status: 409, message: 'Only a batch awaiting approval can be accepted.' },
+  'batches.decided': {
+    status: 409,
+    message: 'This batch was already accepted or rejected; upload the file again to review it anew.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

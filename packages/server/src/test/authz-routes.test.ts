@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
 import { policies } from '../db/policies.schema';
-import { remediationTasks } from '../db/remediation.schema';
+import { remediationBatches, remediationTasks } from '../db/remediation.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
@@ -45,7 +45,8 @@ const SELF_SCOPED = new Set([
  */
 const SHARED_OBJECT_ROUTES = new Set(['GET /api/worklet-catalog/:id']);
 
-type Kind = 'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'task' | 'cveException' | 'cve';
+type Kind =
+  'account' | 'zone' | 'user' | 'key' | 'invitation' | 'outbox' | 'policy' | 'task' | 'batch' | 'cveException' | 'cve';
 /** Ids by kind: numbers, except a CVE, named by its CVE id. */
 type Ids = Record<Exclude<Kind, 'cve'>, number> & { cve: string };
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
@@ -59,7 +60,10 @@ const PARAM_KINDS: Record<string, Kind> = {
   taskId: 'task',
   cve: 'cve',
   exceptionId: 'cveException',
+  batchId: 'batch',
 };
+/** Path parameters that name no object but a fixed value of an enum (`/tasks/{type}/batches`). */
+const FIXED_PARAMS: Record<string, string> = { type: 'patch' };
 const SEGMENT_KINDS: Record<string, Kind> = {
   accounts: 'account',
   orgs: 'zone',
@@ -194,7 +198,12 @@ function paramSets(route: GuardedRoute, world: World): Record<string, number | s
   const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   let sets: Record<string, number | string>[] = [{}];
   for (const name of names) {
-    sets = sets.flatMap((set) => kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })));
+    const fixed = FIXED_PARAMS[name];
+    sets = sets.flatMap((set) =>
+      fixed !== undefined
+        ? [{ ...set, [name]: fixed }]
+        : kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })),
+    );
   }
   return sets;
 }
@@ -280,6 +289,18 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       updatedAt: t.clock.now(),
     })
     .returning();
+  const [batch] = await t.db
+    .insert(remediationBatches)
+    .values({
+      organizationId: zoneId,
+      source: 'generic',
+      fileName: `${label}BATCH-${id}.csv`,
+      status: 'ready',
+      createdBy: member.id,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
   const cves = await buildCveObjects(t, zoneId, label);
   return {
     ids: {
@@ -293,6 +314,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       task: task!.id,
       cve: cves.cve,
       cveException: cves.exceptionId,
+      batch: batch!.id,
     },
     markers: [
       accountName,
@@ -307,6 +329,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       `${label}POLICY-${id}`,
       `${label}TASK-${id}`,
       ...cves.markers,
+      `${label}BATCH-${id}`,
     ],
   } satisfies World;
 }
@@ -484,6 +507,17 @@ describe('route matrix', () => {
       'DELETE /api/orgs/:orgId/cve-exceptions/:exceptionId',
       'GET /api/orgs/:orgId/remediation-deadlines',
       'PUT /api/orgs/:orgId/remediation-deadlines',
+      'GET /api/orgs/:orgId/tasks/:type/batches/formats',
+      'POST /api/orgs/:orgId/tasks/:type/batches/upload',
+      'GET /api/orgs/:orgId/tasks/batches',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/issues',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/vulnerabilities',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/solutions',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/unknown-hosts',
+      'POST /api/orgs/:orgId/tasks/batches/:batchId/accept',
+      'POST /api/orgs/:orgId/tasks/batches/:batchId/reject',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/csv',
     ]) {
       expect(keys).toContain(expected);
     }
