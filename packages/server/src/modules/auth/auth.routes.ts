@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ZIsAuthenticated, ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZUnlockAccountBody, ZUnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
@@ -66,7 +65,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         // Basic credentials (the access hook let the request through without a session).
         const credentials = parseBasicAuth(request.headers.authorization);
         if (!credentials) {
-          throw new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
+          throw new AppError('auth.invalid_credentials');
         }
         const { user, token } = await signIn(ctx, credentials, {
           ip: request.ip,

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { UNLOCK_TEXTS, type UnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
 import { PRODUCT_NAME } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
@@ -57,7 +56,7 @@ export async function mailUnlockLink(
  */
 export async function unlockWithToken(ctx: AppContext, token: string): Promise<UnlockAccountResult> {
   const user = await useUnlockToken(ctx.db, tokenHashOf(token), ctx.clock.now());
-  if (!user) throw new AppError(AUTH_ERRORS.unlockGone.code, 410, AUTH_ERRORS.unlockGone.message);
+  if (!user) throw new AppError('auth.unlock_expired');
   ctx.logger.info({ userId: user.id }, 'user unlocked with the mailed link');
   return { email: user.email };
 }

@@ -333,7 +333,7 @@ export async function batchDevices(
       return { affected: removed.length };
     }
     default:
-      throw new AppError('validation', 400, 'Unknown action.');
+      throw validationError({ action: ['Unknown action.'] });
   }
 }
 

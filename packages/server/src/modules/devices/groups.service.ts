@@ -38,7 +38,7 @@ export function toServerGroup(g: GroupWithCount): ServerGroup {
   };
 }
 
-const nameTaken = () => new AppError('groups.name_taken', 409, 'A group with this name already exists in this zone.');
+const nameTaken = () => new AppError('groups.name_taken');
 
 async function groupOr404(ctx: Ctx, zoneId: number, id: number): Promise<GroupWithCount> {
   const group = await findGroup(ctx.db, zoneId, id);
@@ -123,7 +123,7 @@ export async function updateGroup(
 export async function removeGroup(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<void> {
   const zone = await requireZone(ctx, authz, o, 'ServerGroup', 'delete');
   const group = await groupOr404(ctx, zone.id, id);
-  if (group.isDefault) throw new AppError('groups.default_undeletable', 409, 'The default group cannot be deleted.');
+  if (group.isDefault) throw new AppError('groups.default_undeletable');
   const fallback = await ensureDefaultGroup(ctx.db, zone.id, ctx.clock.now());
   await deleteGroup(ctx.db, zone.id, id, fallback);
   await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id]);

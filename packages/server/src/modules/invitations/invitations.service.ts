@@ -49,7 +49,7 @@ export const INVITATION_LIFETIME_DAYS = 7;
 
 /** 410 for a link that was used, revoked or has expired; the console shows the message. */
 export function invitationGone(): AppError {
-  return new AppError('invitations.expired', 410, 'This invitation has expired or was already used.');
+  return new AppError('invitations.expired');
 }
 
 /** The stored form of a token: its sha256, so the table alone opens no invitation. */
@@ -229,7 +229,7 @@ async function reissue(
   const last = user ? await findLatestInvitation(ctx.db, user.id, zone.id) : undefined;
   if (!user || !last) throw notFound();
   if (last.acceptedAt || user.status === 'active') {
-    throw new AppError('invitations.accepted', 409, 'This invitation was already accepted.');
+    throw new AppError('invitations.accepted');
   }
   if (user.status === 'disabled') throw emailInUse();
   const { inviter, accountName } = await findInviterAndAccount(ctx.db, authz.userId, zone.accountId);
@@ -417,7 +417,7 @@ export async function revokeAccountInvitation(
   const invitation = await findAccountInvitation(ctx.db, accountId, id);
   if (!invitation) throw notFound();
   if (invitation.acceptedAt) {
-    throw new AppError('invitations.accepted', 409, 'This invitation was already accepted.');
+    throw new AppError('invitations.accepted');
   }
   await revokeInvitation(ctx.db, id, ctx.clock.now());
 }

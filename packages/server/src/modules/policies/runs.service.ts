@@ -135,11 +135,7 @@ export async function requireRunPermission(ctx: PoliciesCtx, authz: Authz, o: nu
 
 /** 409 for a run start that would give devices a second open command of the policy. */
 function alreadyRunning(runId: number): AppError {
-  return new AppError(
-    'policies.run_open',
-    409,
-    `This policy is already running on these devices (run ${runId}). Wait for that run to finish before starting another.`,
-  );
+  return new AppError('policies.run_open', { wording: { runId } });
 }
 
 /**

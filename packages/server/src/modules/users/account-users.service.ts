@@ -222,7 +222,7 @@ export async function deleteUserOfAccount(
   requireAccount(authz, accountId, 'Account', 'delete');
   const [current] = await listAccountUsers(ctx.db, accountId, userId);
   if (!current) throw notFound();
-  if (userId === authz.userId) throw new AppError('users.self', 403, 'You cannot delete your own user.');
+  if (userId === authz.userId) throw new AppError('users.self');
   await deleteUser(ctx.db, userId);
   ctx.logger.info({ userId, accountId, by: authz.userId }, 'account user deleted');
 }
