@@ -3,7 +3,7 @@ import { actionDeviceIds, type PolicyActionBody } from '@patchwell/core/policies
 import { DEVICE_POLICY_STATUS_CODES } from '@patchwell/core/policies/policy-runs.schema';
 import { AppError, notFound } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
-import { insertRun } from '../../engine/engine.store';
+import { insertRun, lockPolicyRunStart } from '../../engine/engine.store';
 import { findDevice } from '../devices/device-list.store';
 import { findZoneDeviceIds } from '../devices/devices.store';
 import { requireZone } from '../zones/zone-access.service';
@@ -16,7 +16,6 @@ import {
   findRun,
   findRuns,
   findOpenRunOn,
-  lockPolicyRunStart,
   type ResultRow,
   type RunRow,
 } from './runs.store';

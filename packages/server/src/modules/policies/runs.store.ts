@@ -188,16 +188,6 @@ export async function countResultsByStatus(db: Db, runIds: number[]): Promise<Ma
 }
 
 /**
- * Serialises run starts of one policy until the caller's transaction ends (every node:
- * an advisory lock in PostgreSQL), so two "Run now" cannot both find no open run.
- */
-export async function lockPolicyRunStart(tx: Tx, policyId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${RUN_START_LOCK}::int, ${policyId}::int)`);
-}
-/** The advisory lock space of run starts (the first key of the two-key form). */
-const RUN_START_LOCK = 0x5057_0006;
-
-/**
  * An open run of the policy that a new run on `deviceIds` (null: every targeted device)
  * would double: one not dispatched yet that covers any of them, or one holding a command
  * still open (pending or in progress) on any of them. Results that wait for an offline
