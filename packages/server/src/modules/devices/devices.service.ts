@@ -298,8 +298,22 @@ export async function listDeviceCommands(
 }
 
 /**
- * `POST /api/servers/batch`: tags, group, scan and reboot need Endpoint.manage, remove
- * Endpoint.delete. Ids of other zones (or removed devices) are ignored, not reported.
+ * The permission check of {@link batchDevices} alone: tags, group, scan and reboot need
+ * Endpoint.manage, remove Endpoint.delete. A replayed answer (Idempotency-Key) is still a
+ * decision on the caller's rights now.
+ */
+export function requireBatchPermission(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  action: DeviceBatchBody['action'],
+) {
+  return requireZone(ctx, authz, o, 'Endpoint', action === 'remove' ? 'delete' : 'manage');
+}
+
+/**
+ * `POST /api/servers/batch` ({@link requireBatchPermission}). Ids of other zones (or removed
+ * devices) are ignored, not reported.
  */
 export async function batchDevices(
   ctx: Ctx,
@@ -307,7 +321,7 @@ export async function batchDevices(
   o: number | undefined,
   body: DeviceBatchBody,
 ): Promise<DeviceBatchResult> {
-  const zone = await requireZone(ctx, authz, o, 'Endpoint', body.action === 'remove' ? 'delete' : 'manage');
+  const zone = await requireBatchPermission(ctx, authz, o, body.action);
   const ids = [...new Set(body.ids)];
   switch (body.action) {
     case 'tag':
