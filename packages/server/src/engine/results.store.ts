@@ -166,6 +166,7 @@ export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Dat
   await refreshCompliance(
     db,
     rows.map((r) => r.deviceId),
+    now,
   );
 }
 
@@ -189,7 +190,7 @@ export async function recordEvaluation(
       target: [devicePolicyStatus.deviceId, devicePolicyStatus.policyId],
       set: { status, evaluationExitCode: row.exitCode, updatedAt: row.now },
     });
-  await refreshCompliance(db, [row.deviceId]);
+  await refreshCompliance(db, [row.deviceId], row.now);
 }
 
 /** A command's final outcome, copied onto the result it carries out. */

@@ -197,7 +197,8 @@ export async function updateDevice(
   }
   // An empty body changes nothing (an UPDATE without columns is no SQL at all).
   if (Object.keys(patch).length) await storeUpdateDevice(ctx.db, zone.id, id, patch);
-  if (patch.groupId !== undefined) await refreshCompliance(ctx.db, [id]);
+  // Which policies target it (its group, its tags under device filters) may have changed.
+  if (patch.groupId !== undefined || patch.tags !== undefined) await refreshCompliance(ctx.db, [id], ctx.clock.now());
   if (patch.checkinIntervalS !== undefined) await ctx.agents.forget([id]);
   return getDevice(ctx, authz, zone.id, id);
 }
@@ -325,12 +326,16 @@ export async function batchDevices(
   const ids = [...new Set(body.ids)];
   switch (body.action) {
     case 'tag':
-    case 'untag':
-      return { affected: await changeTags(ctx.db, zone.id, ids, body.tags ?? [], body.action === 'tag') };
+    case 'untag': {
+      const changed = await changeTags(ctx.db, zone.id, ids, body.tags ?? [], body.action === 'tag');
+      // Policies with device filters on tags may now target them, or no longer.
+      await refreshCompliance(ctx.db, changed, ctx.clock.now());
+      return { affected: changed.length };
+    }
     case 'group': {
       const group = await findGroup(ctx.db, zone.id, body.server_group_id!);
       if (!group) throw validationError({ server_group_id: ['This group does not exist.'] });
-      const moved = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+      const moved = await moveDevicesToGroup(ctx.db, zone.id, ids, group, ctx.clock.now());
       await ctx.agents.forget(ids);
       return { affected: moved };
     }

@@ -126,7 +126,7 @@ export async function removeGroup(ctx: Ctx, authz: Authz, o: number | undefined,
   if (group.isDefault) throw new AppError('groups.default_undeletable');
   const fallback = await ensureDefaultGroup(ctx.db, zone.id, ctx.clock.now());
   await deleteGroup(ctx.db, zone.id, id, fallback);
-  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id]);
+  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id], ctx.clock.now());
 }
 
 /** `POST /api/servergroups/{id}/servers` (ServerGroup.modify and Endpoint.manage): moves devices into the group. */
@@ -141,7 +141,7 @@ export async function moveDevices(
   authz.require({ id: zone.id, accountId: zone.accountId }, 'Endpoint', 'manage');
   const group = await groupOr404(ctx, zone.id, id);
   const ids = [...new Set(body.ids)];
-  const affected = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+  const affected = await moveDevicesToGroup(ctx.db, zone.id, ids, group, ctx.clock.now());
   await ctx.agents.forget(ids);
   return { affected };
 }
