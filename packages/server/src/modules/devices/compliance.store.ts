@@ -225,8 +225,11 @@ async function refreshWhere(db: Exec, select: SQL, now: Date): Promise<number> {
  * a start with every reason set costs one index probe, not a scan of the devices.
  */
 export function backfillCompliance(db: Exec, now: Date): Promise<number> {
-  return refreshWhere(db, sql`select id from ${devices} where compliance_reason = '' and removed_at is null`, now);
+  return refreshWhere(db, WITHOUT_COMPLIANCE, now);
 }
+
+/** The backfill's query: its predicate is the partial index's, word for word. */
+export const WITHOUT_COMPLIANCE: SQL = sql`select id from ${devices} where compliance_reason = '' and removed_at is null`;
 
 /**
  * Rewords the reasons whose patches aged into the next bucket since they were written
