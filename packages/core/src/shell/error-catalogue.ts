@@ -99,6 +99,12 @@ export const ERROR_CATALOGUE = {
   'users.self': { status: 403, message: 'You cannot delete your own user.' },
   'invitations.expired': { status: 410, message: 'This invitation has expired or was already used.' },
   'invitations.accepted': { status: 409, message: 'This invitation was already accepted.' },
+  // Links are built from PATCHWELL_PUBLIC_URL; a Host header is trusted only on loopback.
+  'invitations.public_url_required': {
+    status: 409,
+    message:
+      'Invitation links need the console’s public address: set PATCHWELL_PUBLIC_URL on the server to the address people open the console at.',
+  },
   'zones.name_taken': { status: 409, message: TEXTS.zones.nameTaken },
   'zones.tier_required': {
     status: 403,

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context';
 import { skipAuthorization } from '../../http/authz';
 import { AppError } from '../../domain/errors';
 import { assertSameOrigin } from '../../http/same-origin';
+import { linkOrigin } from '../../http/link-origin';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
 import { getProfile } from './profile.service';
 import { destroySession } from './sessions.service';
@@ -71,7 +72,7 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
           ip: request.ip,
           userAgent: request.headers['user-agent'],
           previousToken: readSessionToken(request, ctx.config),
-          origin: `${request.protocol}://${request.host}`,
+          linkOrigin: linkOrigin(request, ctx.config),
         });
         setSessionCookie(reply, ctx.config, token);
         request.log.info({ userId: user.id }, 'signed in');

@@ -21,8 +21,8 @@ export type SignInClient = {
   userAgent: string | undefined;
   /** The session token the browser brought, if any: it ends, replaced by the new one. */
   previousToken: string | undefined;
-  /** `https://host`, for the unlock link when `PATCHWELL_PUBLIC_URL` is not set. */
-  origin: string;
+  /** Where the unlock link points (http/link-origin.ts); null: no link can be mailed safely. */
+  linkOrigin: string | null;
 };
 
 /**
@@ -83,7 +83,7 @@ export async function signIn(
       const lockedUntil = await addConsecutiveFailure(ctx.db, user.id, LOCKOUT, now);
       if (lockedUntil) {
         ctx.logger.warn({ userId: user.id, lockedUntil }, 'user locked after failed sign-ins');
-        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.origin);
+        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.linkOrigin);
       }
     }
     throw invalidCredentials();
