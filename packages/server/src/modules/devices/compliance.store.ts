@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
+import type { OsFamily, PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
+import { deviceFiltersMatch, type PolicyTargets } from '@patchwell/core/policies/device-targeting';
 import { deviceCompliance } from '@patchwell/core/devices/compliance';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import type { PatchSummary, PolicyStanding } from '@patchwell/core/policies/policy-compliance';
@@ -50,15 +51,17 @@ export function deviceFiltersHoldSql(p: string, d: string): string {
                  when 'like_any' then ${contains} when 'not_like_any' then not ${contains} else false end)))`;
 }
 
+/** A status of a live device with a live policy that targets the device's group (filters aside). */
+const IN_TARGET_GROUP =
+  'p.id = ps.policy_id and p.deleted_at is null and d.id = ps.device_id and d.removed_at is null and d.group_id = any(p.server_groups)';
+
 /**
  * Which of a device's policy statuses count: the policy is not deleted and still targets
  * the device (its group, and its device filters hold). The policy list's counts, the
  * device's policies and its overall state read the same ones, so the numbers agree.
  * `ps`, `p`, `d` alias device_policy_status, policies, devices.
  */
-export const COUNTED_STANDING: SQL = sql.raw(
-  `p.id = ps.policy_id and p.deleted_at is null and d.id = ps.device_id and d.removed_at is null and d.group_id = any(p.server_groups) and ${deviceFiltersHoldSql('p', 'd')}`,
-);
+export const COUNTED_STANDING: SQL = sql.raw(`${IN_TARGET_GROUP} and ${deviceFiltersHoldSql('p', 'd')}`);
 
 /** The number of a policy's devices with this status (for the list; `policies` is the outer row). */
 export function standingCount(status: Compliance): SQL<number> {
@@ -71,6 +74,14 @@ type JsonSummary = Record<string, { count: number | string; newestPublishedAt: s
 
 type StandingRow = {
   device_id: number;
+  /** The policy's configuration and the device's fields its filters read (core's rule runs on them here). */
+  configuration: PolicyTargets['configuration'] | string;
+  tags: string[];
+  hostname: string;
+  ip_addrs: string[];
+  ip_addrs_private: string[];
+  os_family: OsFamily;
+  os_version: string;
   policy_name: string;
   status: Compliance;
   last_result_status: PolicyResultStatus | null;
@@ -82,6 +93,23 @@ type StandingRow = {
 };
 
 const iso = (at: Date | string | null): string | null => (at === null ? null : new Date(at).toISOString());
+
+/** Whether the status's policy selects its device by the policy's device filters (core's rule, as the engine targets). */
+function filtersHold(r: StandingRow): boolean {
+  const configuration = typeof r.configuration === 'string' ? JSON.parse(r.configuration) : r.configuration;
+  return deviceFiltersMatch(
+    { server_groups: [], configuration },
+    {
+      server_group_id: 0,
+      tags: r.tags,
+      hostname: r.hostname,
+      ip_addrs: r.ip_addrs,
+      ip_addrs_private: r.ip_addrs_private,
+      os_family: r.os_family,
+      os_version: r.os_version,
+    },
+  );
+}
 
 /** A status's patches from {@link standingPatchesSql}'s JSON (undefined for null). */
 export function summaryOf(json: unknown): PatchSummary | undefined {
@@ -124,12 +152,15 @@ export async function refreshCompliance(db: Exec, deviceIds: readonly number[], 
     const [standings, patches] = await Promise.all([
       queryRows<StandingRow>(
         db as Db,
-        sql`select ps.device_id, p.name as policy_name, ps.status, ps.last_result_status, r.simulated,
+        // The device filters are applied below with core's rule, not with COUNTED_STANDING's SQL:
+        // planning that SQL cost several times what running this query does, once per status write.
+        sql`select ps.device_id, p.configuration, d.tags, d.hostname, d.ip_addrs, d.ip_addrs_private, d.os_family,
+                   d.os_version, p.name as policy_name, ps.status, ps.last_result_status, r.simulated,
                    cardinality(r.selected_patches) as patch_count, ps.evaluation_exit_code,
                    ${standingPatchesSql('ps', 'p', 'r')} as summary
               from ${devicePolicyStatus} ps join ${policies} p on p.id = ps.policy_id join ${devices} d on d.id = ps.device_id
               left join ${policyDeviceResults} r on r.id = ps.last_result_id
-             where ps.device_id = any(${idList}) and ${COUNTED_STANDING}`,
+             where ps.device_id = any(${idList}) and ${sql.raw(IN_TARGET_GROUP)}`,
       ),
       queryRows<{ device_id: number; severity: PatchSeverity; n: number | string; newest: Date | string | null }>(
         db as Db,
@@ -141,6 +172,7 @@ export async function refreshCompliance(db: Exec, deviceIds: readonly number[], 
       ids.map((id) => [id, { standings: [], patches: {} }]),
     );
     for (const r of standings) {
+      if (!filtersHold(r)) continue;
       const summary = summaryOf(r.summary);
       byDevice.get(Number(r.device_id))?.standings.push({
         policyName: r.policy_name,
