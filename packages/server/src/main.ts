@@ -45,7 +45,7 @@ const boot = await bootstrap(ctx).catch(async (err: unknown) => {
   process.exit(1);
 });
 // Devices from before the one compliance rule (or just seeded) get their state and reason.
-await backfillCompliance(ctx.db);
+await backfillCompliance(ctx.db, ctx.clock.now());
 
 const app = await buildApp(ctx);
 const address = await app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {

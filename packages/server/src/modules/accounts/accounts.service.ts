@@ -55,9 +55,7 @@ export async function createAccountWithAdmin(tx: Db, input: NewAccount) {
 }
 
 function emailTaken(): AppError {
-  return new AppError(AUTH_ERRORS.emailTaken.code, 409, AUTH_ERRORS.emailTaken.message, {
-    email: [AUTH_ERRORS.emailTaken.message],
-  });
+  return new AppError('auth.email_taken', { fieldErrors: { email: [AUTH_ERRORS.emailTaken.message] } });
 }
 
 /**

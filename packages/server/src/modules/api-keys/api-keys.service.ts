@@ -5,6 +5,7 @@ import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '@patchwell/core/users/api-keys.schema';
 import type { AppContext } from '../../context';
 import { notFound, AppError, validationError } from '../../domain/errors';
+import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../../domain/authz';
 import { findZone } from '../zones/zones.store';
 import {
@@ -25,15 +26,6 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** `last_used_at` is written at most this often per key. */
 const TOUCH_INTERVAL_MS = ONE_MINUTE_MS;
 
-export const API_KEY_ERRORS = {
-  /** 401: unknown, revoked or expired key, or an owner who may not sign in (disabled, locked). */
-  invalid: { code: 'auth.invalid_api_key', message: 'The API key is invalid, expired or revoked.' },
-  /** 403 on creation: `zone_id: null` (every zone) is for global administrators. */
-  allZones: 'Only a global administrator can create a key for all zones.',
-  /** 403 on creation with a key: a leaked key must not be able to mint keys that outlive its revocation. */
-  fromKey: 'An API key cannot create API keys. Sign in to the console to create one.',
-} as const;
-
 /** `pw_` and 40 base62 characters (~238 bits), drawn without modulo bias. */
 export function generateApiKey(): string {
   let out = '';
@@ -50,7 +42,7 @@ function hashKey(key: string): string {
 }
 
 function invalidKey(): AppError {
-  return new AppError(API_KEY_ERRORS.invalid.code, 401, API_KEY_ERRORS.invalid.message);
+  return new AppError('auth.invalid_api_key');
 }
 
 /**
@@ -122,13 +114,15 @@ export async function createApiKey(
   zoneIdOfPage: number | undefined,
   body: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
-  if (authz.via === 'api_key') throw new AppError('authz.forbidden', 403, API_KEY_ERRORS.fromKey);
+  if (authz.via === 'api_key') throw new AppError('api_keys.from_key');
   const { actor } = authz;
   const zoneId = body.zone_id === undefined ? (zoneIdOfPage ?? actor.onlyZoneId ?? undefined) : body.zone_id;
   if (zoneId === undefined) throw validationError({ zone_id: [TEXTS.validation.namedRequired('Zone')] });
   if (zoneId === null) {
     if (!actor.isGlobalAdmin || actor.accountId === null || actor.onlyZoneId != null) {
-      throw new AppError('authz.forbidden', 403, API_KEY_ERRORS.allZones, { zone_id: [API_KEY_ERRORS.allZones] });
+      throw new AppError('api_keys.all_zones', {
+        fieldErrors: { zone_id: [ERROR_CATALOGUE['api_keys.all_zones'].message] },
+      });
     }
     authz.allow('a global administrator creates a key for every zone of their account');
   } else {

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import {
   ONE_MINUTE_MS,
   SESSION_IDLE_DEFAULT_MINUTES,
@@ -99,7 +98,7 @@ export async function createSession(
 export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
   const id = sessionIdOf(token);
   const found = await findSession(ctx.db, id);
-  const expired = () => new AppError(AUTH_ERRORS.sessionExpired.code, 401, AUTH_ERRORS.sessionExpired.message);
+  const expired = () => new AppError('auth.session_expired');
   if (!found) throw expired();
   if (found.user.status !== 'active') {
     await deleteSession(ctx.db, id);

@@ -1,4 +1,3 @@
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
@@ -22,8 +21,8 @@ export type SignInClient = {
   userAgent: string | undefined;
   /** The session token the browser brought, if any: it ends, replaced by the new one. */
   previousToken: string | undefined;
-  /** `https://host`, for the unlock link when `PATCHWELL_PUBLIC_URL` is not set. */
-  origin: string;
+  /** Where the unlock link points (http/link-origin.ts); null: no link can be mailed safely. */
+  linkOrigin: string | null;
 };
 
 /**
@@ -41,7 +40,7 @@ export function parseBasicAuth(header: string | undefined): Credentials | null {
 }
 
 function invalidCredentials(): AppError {
-  return new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
+  return new AppError('auth.invalid_credentials');
 }
 
 /**
@@ -84,7 +83,7 @@ export async function signIn(
       const lockedUntil = await addConsecutiveFailure(ctx.db, user.id, LOCKOUT, now);
       if (lockedUntil) {
         ctx.logger.warn({ userId: user.id, lockedUntil }, 'user locked after failed sign-ins');
-        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.origin);
+        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.linkOrigin);
       }
     }
     throw invalidCredentials();
@@ -94,7 +93,7 @@ export async function signIn(
   const lockLeftMs = user.locked ? (user.lockedUntil?.getTime() ?? Infinity) - now.getTime() : 0;
   if (lockLeftMs > 0) {
     const minutes = Number.isFinite(lockLeftMs) ? Math.ceil(lockLeftMs / 60_000) : LOCKOUT.maxLockS / 60;
-    throw new AppError(AUTH_ERRORS.locked.code, 403, AUTH_ERRORS.locked.message(minutes));
+    throw new AppError('auth.locked', { wording: { minutes } });
   }
 
   await resetConsecutiveFailures(ctx.db, user.id, now);

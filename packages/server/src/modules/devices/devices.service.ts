@@ -197,7 +197,8 @@ export async function updateDevice(
   }
   // An empty body changes nothing (an UPDATE without columns is no SQL at all).
   if (Object.keys(patch).length) await storeUpdateDevice(ctx.db, zone.id, id, patch);
-  if (patch.groupId !== undefined) await refreshCompliance(ctx.db, [id]);
+  // Which policies target it (its group, its tags under device filters) may have changed.
+  if (patch.groupId !== undefined || patch.tags !== undefined) await refreshCompliance(ctx.db, [id], ctx.clock.now());
   if (patch.checkinIntervalS !== undefined) await ctx.agents.forget([id]);
   return getDevice(ctx, authz, zone.id, id);
 }
@@ -298,8 +299,22 @@ export async function listDeviceCommands(
 }
 
 /**
- * `POST /api/servers/batch`: tags, group, scan and reboot need Endpoint.manage, remove
- * Endpoint.delete. Ids of other zones (or removed devices) are ignored, not reported.
+ * The permission check of {@link batchDevices} alone: tags, group, scan and reboot need
+ * Endpoint.manage, remove Endpoint.delete. A replayed answer (Idempotency-Key) is still a
+ * decision on the caller's rights now.
+ */
+export function requireBatchPermission(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  action: DeviceBatchBody['action'],
+) {
+  return requireZone(ctx, authz, o, 'Endpoint', action === 'remove' ? 'delete' : 'manage');
+}
+
+/**
+ * `POST /api/servers/batch` ({@link requireBatchPermission}). Ids of other zones (or removed
+ * devices) are ignored, not reported.
  */
 export async function batchDevices(
   ctx: Ctx,
@@ -307,16 +322,20 @@ export async function batchDevices(
   o: number | undefined,
   body: DeviceBatchBody,
 ): Promise<DeviceBatchResult> {
-  const zone = await requireZone(ctx, authz, o, 'Endpoint', body.action === 'remove' ? 'delete' : 'manage');
+  const zone = await requireBatchPermission(ctx, authz, o, body.action);
   const ids = [...new Set(body.ids)];
   switch (body.action) {
     case 'tag':
-    case 'untag':
-      return { affected: await changeTags(ctx.db, zone.id, ids, body.tags ?? [], body.action === 'tag') };
+    case 'untag': {
+      const changed = await changeTags(ctx.db, zone.id, ids, body.tags ?? [], body.action === 'tag');
+      // Policies with device filters on tags may now target them, or no longer.
+      await refreshCompliance(ctx.db, changed, ctx.clock.now());
+      return { affected: changed.length };
+    }
     case 'group': {
       const group = await findGroup(ctx.db, zone.id, body.server_group_id!);
       if (!group) throw validationError({ server_group_id: ['This group does not exist.'] });
-      const moved = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+      const moved = await moveDevicesToGroup(ctx.db, zone.id, ids, group, ctx.clock.now());
       await ctx.agents.forget(ids);
       return { affected: moved };
     }
@@ -333,7 +352,7 @@ export async function batchDevices(
       return { affected: removed.length };
     }
     default:
-      throw new AppError('validation', 400, 'Unknown action.');
+      throw validationError({ action: ['Unknown action.'] });
   }
 }
 

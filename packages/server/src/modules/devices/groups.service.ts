@@ -38,7 +38,7 @@ export function toServerGroup(g: GroupWithCount): ServerGroup {
   };
 }
 
-const nameTaken = () => new AppError('groups.name_taken', 409, 'A group with this name already exists in this zone.');
+const nameTaken = () => new AppError('groups.name_taken');
 
 async function groupOr404(ctx: Ctx, zoneId: number, id: number): Promise<GroupWithCount> {
   const group = await findGroup(ctx.db, zoneId, id);
@@ -123,10 +123,10 @@ export async function updateGroup(
 export async function removeGroup(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<void> {
   const zone = await requireZone(ctx, authz, o, 'ServerGroup', 'delete');
   const group = await groupOr404(ctx, zone.id, id);
-  if (group.isDefault) throw new AppError('groups.default_undeletable', 409, 'The default group cannot be deleted.');
+  if (group.isDefault) throw new AppError('groups.default_undeletable');
   const fallback = await ensureDefaultGroup(ctx.db, zone.id, ctx.clock.now());
   await deleteGroup(ctx.db, zone.id, id, fallback);
-  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id]);
+  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id], ctx.clock.now());
 }
 
 /** `POST /api/servergroups/{id}/servers` (ServerGroup.modify and Endpoint.manage): moves devices into the group. */
@@ -141,7 +141,7 @@ export async function moveDevices(
   authz.require({ id: zone.id, accountId: zone.accountId }, 'Endpoint', 'manage');
   const group = await groupOr404(ctx, zone.id, id);
   const ids = [...new Set(body.ids)];
-  const affected = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+  const affected = await moveDevicesToGroup(ctx.db, zone.id, ids, group, ctx.clock.now());
   await ctx.agents.forget(ids);
   return { affected };
 }

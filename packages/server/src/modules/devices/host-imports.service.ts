@@ -159,7 +159,7 @@ function allInvalid(rows: HostImportRow[]): AppError {
   if (rows.length > MAX_ERROR_ROWS_IN_400) {
     errors.rows = [`…and ${rows.length - MAX_ERROR_ROWS_IN_400} more rows with errors.`];
   }
-  return new AppError('host_imports.all_invalid', 400, 'No row of the file can be imported.', errors);
+  return new AppError('host_imports.all_invalid', { fieldErrors: errors });
 }
 
 /**
@@ -178,11 +178,7 @@ export async function importHosts(
   const { headers, records } = readCsv(await readFile());
   const { index, ignored } = mapColumns(headers);
   if (index.hostname === undefined) {
-    throw new AppError(
-      'host_imports.no_hostname_column',
-      400,
-      'The file has no host name column. Name the first line’s column “hostname” (or host, name, computer name, device name).',
-    );
+    throw new AppError('host_imports.no_hostname_column');
   }
   const parsed = records.map((r) => parseRow(r.cells, index, r.line));
   if (query.dry_run) return summarize(await evaluate(ctx.db, zone.id, parsed), 0, true, ignored);
@@ -263,11 +259,7 @@ export async function removeHostImport(
   if (await deleteAwaitingHostImport(ctx.db, zone.id, id)) return;
   const row = await findHostImport(ctx.db, zone.id, id);
   if (!row) throw notFound();
-  throw new AppError(
-    'host_imports.enrolled',
-    409,
-    'This host has already enrolled; manage or remove its device in the device list instead.',
-  );
+  throw new AppError('host_imports.enrolled');
 }
 
 /**

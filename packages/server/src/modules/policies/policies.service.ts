@@ -188,7 +188,7 @@ export async function updatePolicy(
     });
     if (row) await rebuildSlots(tx, row, now);
     // Its groups (which devices' statuses count) or its name (in their reasons) may have changed.
-    await refreshGroupsCompliance(tx, zone.id, [...policy.serverGroups, ...groups]);
+    await refreshGroupsCompliance(tx, zone.id, [...policy.serverGroups, ...groups], now);
   });
   await logActivity(ctx, authz, zone.id, 'policy.update', { type: 'policy', id: policy.id }, { name: body.name });
   return reload(ctx, zone.id, policy.id);
@@ -206,7 +206,7 @@ export async function deletePolicy(ctx: PoliciesCtx, authz: Authz, o: number | u
     });
     await replaceSlots(tx, policy.id, []);
     // Its statuses stop counting for its devices.
-    await refreshPolicyDevicesCompliance(tx, policy.id);
+    await refreshPolicyDevicesCompliance(tx, policy.id, now);
   });
   await logActivity(ctx, authz, zone.id, 'policy.delete', { type: 'policy', id: policy.id }, { name: policy.name });
 }

@@ -13,7 +13,13 @@ import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { findInviterAndAccount, revokeOpenForUser } from '../invitations/invitations.store';
-import { linkToShow, mailInvitation, recordInvitation, type NewInvitation } from '../invitations/invitations.service';
+import {
+  linkToShow,
+  mailInvitation,
+  recordInvitation,
+  requireLinkOrigin,
+  type NewInvitation,
+} from '../invitations/invitations.service';
 import { requireAccount } from '../zones/zone-access.service';
 import { emailInUse } from './user-errors';
 import { toUserFields } from './users.service';
@@ -106,9 +112,10 @@ export async function createUserOfAccount(
   authz: Authz,
   accountId: number,
   body: CreateAccountUserBody,
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<AccountUser> {
   requireAccount(authz, accountId, 'AccountInvitation', 'create');
+  requireLinkOrigin(linkOrigin);
   if (body.zones.length === 0 && body.account_rbac_role !== 'global-admin') {
     throw validationError({ zones: [TEXTS.validation.atLeastOne] });
   }
@@ -149,7 +156,7 @@ export async function createUserOfAccount(
     if (isUniqueViolation(err, 'users_email_unique')) throw emailInUse();
     throw err;
   }
-  const mailed = await mailInvitation(ctx, created.input, created, requestOrigin);
+  const mailed = await mailInvitation(ctx, created.input, created, linkOrigin);
   ctx.logger.info({ userId: created.user.id, accountId, by: authz.userId }, 'account user created and invited');
   const user = await findAccountUser(ctx.db, accountId, created.user.id, ctx.clock.now());
   return { ...user, invitation: { mail: mailed.state, accept_link: linkToShow(authz, accountId, mailed) } };
@@ -222,7 +229,7 @@ export async function deleteUserOfAccount(
   requireAccount(authz, accountId, 'Account', 'delete');
   const [current] = await listAccountUsers(ctx.db, accountId, userId);
   if (!current) throw notFound();
-  if (userId === authz.userId) throw new AppError('users.self', 403, 'You cannot delete your own user.');
+  if (userId === authz.userId) throw new AppError('users.self');
   await deleteUser(ctx.db, userId);
   ctx.logger.info({ userId, accountId, by: authz.userId }, 'account user deleted');
 }

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context';
 import { deleteUserSessions } from '../auth/sessions.store';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
+import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../../domain/authz';
 import { hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { findPrefs } from '../auth/profile.store';
@@ -141,7 +142,7 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
 
   // Credentials change only at a browser, signed in: an API key cannot take over its owner.
   if (authz.via !== 'session' && (body.password1 !== undefined || body.email !== undefined)) {
-    throw new AppError('users.needs_session', 403, 'Sign in to change your email address or password.');
+    throw new AppError('users.needs_session');
   }
 
   const patch: Partial<UserRow> = {};
@@ -149,8 +150,8 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
   if (body.lastname !== undefined) patch.lastname = body.lastname;
   if (body.email !== undefined && body.email !== current.email) {
     if (zone.saml.enabled) {
-      const message = 'The email address cannot be changed while this zone uses SAML sign-on.';
-      throw new AppError('users.email_saml', 403, message, { email: [message] });
+      const message = ERROR_CATALOGUE['users.email_saml'].message;
+      throw new AppError('users.email_saml', { fieldErrors: { email: [message] } });
     }
     if (await isEmailTaken(ctx.db, body.email, current.id)) throw emailInUse();
     patch.email = body.email;

@@ -51,11 +51,7 @@ export async function accessKeyOf(ctx: AppContext, zone: ZoneRow): Promise<Acces
     const key = decryptSecret(zone.accessKeyEncrypted, await secretKey(ctx.config));
     if (key === undefined) {
       ctx.logger.warn({ zoneId: id }, 'access key unreadable: PATCHWELL_SECRET_KEY or DATA_DIR/secret.key changed');
-      throw new AppError(
-        'zones.access_key_unreadable',
-        409,
-        'The access key cannot be read with the server’s current secret key. Rotate it to get a new one.',
-      );
+      throw new AppError('zones.access_key_unreadable');
     }
     return { access_key: key };
   }
@@ -64,7 +60,7 @@ export async function accessKeyOf(ctx: AppContext, zone: ZoneRow): Promise<Acces
   // Another request gave the zone its first key meanwhile: show that one.
   const stored = await findZone(ctx.db, id);
   const key = stored?.accessKeyEncrypted && decryptSecret(stored.accessKeyEncrypted, await secretKey(ctx.config));
-  if (!key) throw new AppError('zones.access_key_unreadable', 409, 'The access key cannot be read. Rotate it.');
+  if (!key) throw new AppError('zones.access_key_unreadable');
   return { access_key: key };
 }
 

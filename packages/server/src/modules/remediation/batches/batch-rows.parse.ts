@@ -18,7 +18,8 @@ import {
   type ScannerSource,
 } from '@patchwell/core/remediation/scanners.schema';
 import { looksLikeFormula } from '@patchwell/core/rules/csv-formula';
-import { appError } from '../../../domain/errors';
+import type { ErrorCode, PlainErrorCode } from '@patchwell/core/shell/error-catalogue';
+import { AppError } from '../../../domain/errors';
 import { normalizeHostname } from '../../devices/host-imports.parse';
 
 /**
@@ -61,8 +62,11 @@ const MAX_SOLUTION = 2000;
 const MAX_OS = 200;
 const MAX_IPS = 32;
 
-export const refuse = (code: Parameters<typeof appError>[0], message: string, fieldErrors?: Record<string, string[]>) =>
-  appError(code, { message, fieldErrors });
+/** A batch refusal's catalogue code (each takes a detailed text naming the line and column). */
+export type BatchRefusal = Extract<ErrorCode, `batches.${string}`> & Exclude<ErrorCode, PlainErrorCode>;
+
+export const refuse = (code: BatchRefusal, detail: string, fieldErrors?: Record<string, string[]>) =>
+  new AppError<BatchRefusal>(code, { wording: { detail }, fieldErrors });
 
 /** A cell's text as an error message shows it: quoted, at most 40 characters. */
 const shown = (cell: string) => `“${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}”`;

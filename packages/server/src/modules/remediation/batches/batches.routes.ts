@@ -55,15 +55,14 @@ const MIB = 1024 * 1024;
 
 const tooLarge = () =>
   appError('batches.too_large', {
-    message: `The file is larger than ${BATCH_UPLOAD_MAX_BYTES / MIB} MiB. Split it into smaller files.`,
+    wording: { detail: `The file is larger than ${BATCH_UPLOAD_MAX_BYTES / MIB} MiB. Split it into smaller files.` },
   });
 
 /** The request's first file part, streamed into the parser (never buffered whole). */
 async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
   const part = await firstFilePart(request, {
-    code: 'batches',
-    upload: 'the scanner’s CSV export',
-    choose: 'a CSV file',
+    notMultipart: 'batches.not_multipart',
+    noFile: 'batches.no_file',
     tooLarge,
   });
   return {

@@ -179,8 +179,10 @@ function notDecidable(status: string, wanted: 'accept' | 'reject') {
   if (status === 'building') return appError('batches.building');
   if (wanted === 'accept' && status === 'error') {
     return appError('batches.not_ready', {
-      message:
-        'This batch could not be matched to devices, so it cannot be accepted; reject it and upload the file again.',
+      wording: {
+        detail:
+          'This batch could not be matched to devices, so it cannot be accepted; reject it and upload the file again.',
+      },
     });
   }
   return appError('batches.decided');
@@ -277,7 +279,7 @@ export async function exportBatchCsv(
   const batch = await zoneBatch(ctx, zone.id, params.batchId);
   if (batch.status === 'building') {
     throw appError('batches.building', {
-      message: 'This batch is still being matched to devices; its CSV can be downloaded once it is ready.',
+      wording: { detail: 'This batch is still being matched to devices; its CSV can be downloaded once it is ready.' },
     });
   }
   async function* pages(): AsyncGenerator<CsvFindingRow[], void, void> {
