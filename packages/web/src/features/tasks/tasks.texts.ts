@@ -66,6 +66,7 @@ export const TASK_TEXTS = {
   jobsLabel: 'Jobs per device',
   jobStatus: 'Job status',
   device: 'Device',
+  deviceId: (id: number) => `Device ${id}`,
   hostname: 'Hostname',
   privateIp: 'Private IP',
   result: 'Result',

@@ -65,7 +65,7 @@ export function BatchIssuesTab() {
                   to={withZone(pathTo(PATHS.deviceDetail, { deviceId: i.device }), zoneId)}
                   size="sm"
                 >
-                  {i.device}
+                  {T.deviceId(i.device)}
                 </Anchor>
               ) : (
                 '—'
