@@ -72,8 +72,8 @@ function ExceptionForm({ zoneId, cve, devices, deviceId, onClose, now }: Omit<Ex
         <Textarea
           label={T.reason}
           required
-          autosize
-          minRows={3}
+          rows={3}
+          resize="vertical"
           error={errors.reason?.message}
           {...register('reason')}
         />
