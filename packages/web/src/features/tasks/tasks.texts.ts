@@ -77,6 +77,7 @@ export const TASK_TEXTS = {
   output: 'Output',
   showOutput: (host: string) => `Output of ${host}`,
   noOutput: 'No output was recorded.',
+  closeDialog: 'Close dialog',
   noJobs: 'No job matches this filter.',
   polling: 'This page refreshes by itself while the task runs.',
   oneTime: 'A one-time task runs now with no user notifications.',
@@ -218,7 +219,6 @@ export const UPLOAD_TEXTS = {
   limits: (rows: number, mb: number) =>
     `At most ${rows.toLocaleString('en-US')} data rows and ${mb.toLocaleString('en-US')} MB.`,
   file: 'CSV file',
-  filePlaceholder: 'Choose a .csv file',
   notCsv: 'The file must be a CSV file (.csv).',
   tooLarge: (mb: number) => `The file is larger than ${mb.toLocaleString('en-US')} MB.`,
   empty: 'The file is empty.',

@@ -129,6 +129,7 @@ export function CveTable({ zoneId }: { zoneId: number }) {
                       component={Link}
                       to={withZone(pathTo(PATHS.remediationCve, { cve: c.cve }), zoneId)}
                       size="sm"
+                      style={{ whiteSpace: 'nowrap' }}
                     >
                       {c.cve}
                     </Anchor>

@@ -8,6 +8,7 @@ import { DialogActions } from '../../../ui/DialogActions';
 import { notify } from '../../../ui/notify';
 import { exceptionFormSchema, type ExceptionInput } from '../remediation-forms';
 import { createCveException, cveKeys } from '../remediations.api';
+import { TASK_TEXTS } from '../../tasks/tasks.texts';
 import { REMEDIATION_TEXTS as T } from '../remediations.texts';
 
 export type ExceptionDialogProps = {
@@ -93,7 +94,13 @@ function ExceptionForm({ zoneId, cve, devices, deviceId, onClose, now }: Omit<Ex
 /** Mark a CVE as a false positive or an accepted risk, on one device or the zone, with a reason and an expiry. */
 export function ExceptionDialog({ opened, ...props }: ExceptionDialogProps) {
   return (
-    <Modal opened={opened} onClose={props.onClose} title={T.exceptionTitle(props.cve)} size="md">
+    <Modal
+      opened={opened}
+      onClose={props.onClose}
+      title={T.exceptionTitle(props.cve)}
+      size="md"
+      closeButtonProps={{ 'aria-label': TASK_TEXTS.closeDialog }}
+    >
       {opened && <ExceptionForm {...props} />}
     </Modal>
   );

@@ -92,6 +92,7 @@ export function TaskJobs({ zoneId, taskId, isRunning }: { zoneId: number; taskId
         opened={shown !== null}
         onClose={() => setShown(null)}
         title={shown ? T.showOutput(shown.hostname) : ''}
+        closeButtonProps={{ 'aria-label': T.closeDialog }}
         size="lg"
       >
         {shown?.output ? (

@@ -140,10 +140,10 @@ export function TaskTable({ zoneId, tasks, actions, label = T.tableLabel, sort, 
               </Table.Td>
               <Table.Td>{formatUtc(t.created_at)}</Table.Td>
               <Table.Td>
-                <Group gap={4} wrap="nowrap">
+                <Stack gap={2} align="flex-start">
                   <Text size="sm">{formatUtc(t.due_at)}</Text>
                   {t.overdue && <OverdueBadge />}
-                </Group>
+                </Stack>
               </Table.Td>
               <Table.Td>
                 <RowActions zoneId={zoneId} task={t} actions={actions} />

@@ -13,7 +13,7 @@ import { failureText } from '../../../api/error-text';
 import { isAbortError } from '../../../api/upload';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { batchKeys, uploadScan, useScannerFormats } from '../tasks.api';
-import { UPLOAD_TEXTS as T } from '../tasks.texts';
+import { TASK_TEXTS, UPLOAD_TEXTS as T } from '../tasks.texts';
 import { ExpectedFormat } from './ExpectedFormat';
 import { UploadSteps } from './UploadSteps';
 import { verifyScanFile } from './verify-scan-file';
@@ -108,7 +108,13 @@ export function UploadScanDialog({ opened, zoneId, onClose, onFinish }: UploadSc
   const mb = Math.round(maxBytes / (1024 * 1024));
 
   return (
-    <Modal opened={opened} onClose={close} title={T.title} size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={T.title}
+      size="lg"
+      closeButtonProps={{ 'aria-label': TASK_TEXTS.closeDialog }}
+    >
       <Stack gap="md">
         <UploadSteps phase={phase.step} isVerified={isVerified} />
         {phase.step === 'choose' && (
@@ -134,7 +140,6 @@ export function UploadScanDialog({ opened, zoneId, onClose, onFinish }: UploadSc
             {format && <ExpectedFormat format={format} />}
             <FileInput
               label={T.file}
-              placeholder={T.filePlaceholder}
               description={`${T.limits(format?.max_rows ?? 20_000, mb)} ${TEXTS.remediation.fileName}`}
               accept=".csv,text/csv"
               clearable
