@@ -1,4 +1,4 @@
-import type { CveDetail } from '@patchwell/core/remediation/cves.schema';
+import { CVE_EXCEPTION_KIND_LABELS, type CveDetail } from '@patchwell/core/remediation/cves.schema';
 import { TEXTS } from '@patchwell/core/texts';
 import { ROLE_GRANTS } from '@patchwell/core/zones/roles';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -44,6 +44,8 @@ const detail = buildCveDetail({
       id: 6,
       reason: 'Scanner noise before the rebuild.',
       revoked_at: '2026-11-10T00:00:00Z',
+      revoked_by_user: { id: 8, email: 'grace@example.com' },
+      state: 'revoked',
       hostname: null,
       device_id: null,
     }),
@@ -99,7 +101,7 @@ describe('CVE page', () => {
     expect(db).toHaveTextContent(T.scannerRow('Tenable', 'tenable-nov.csv', 7));
     expect(db).toHaveTextContent(T.scannedHost('10.0.0.12', 'IP address'));
     expect(db).toHaveTextContent(T.fixWorklet('Remove xz backdoor', 'xz-rollback'));
-    expect(db).toHaveTextContent(T.kinds.risk_accepted!);
+    expect(db).toHaveTextContent(CVE_EXCEPTION_KIND_LABELS.risk_accepted);
     expect(db).toHaveTextContent('Excepted');
   });
 
@@ -116,8 +118,9 @@ describe('CVE page', () => {
     const table = await screen.findByRole('table', { name: T.exceptionsLabel }, { timeout: 10_000 });
     const active = within(table).getByRole('row', { name: /Isolated lab machine/ });
     const rows = within(table).getAllByRole('row');
-    expect(rows[2]).toHaveTextContent(T.revoked);
+    expect(rows[2]).toHaveTextContent(T.states.revoked!);
     expect(rows[2]).toHaveTextContent(T.wholeZone);
+    expect(rows[2]).toHaveTextContent(T.revokedBy('grace@example.com', '2026-11-10 12:00 AM UTC'));
     expect(active).toHaveTextContent('ada@example.com');
     await userEvent.click(within(active).getByRole('button', { name: T.revokeFor('db-1') }));
     const dialog = await screen.findByRole('dialog', { name: T.revokeTitle });
@@ -166,7 +169,7 @@ describe('CVE page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: T.exceptionTitle('CVE-2024-3094') })).toBeNull());
     await userEvent.click(screen.getByRole('button', { name: T.addException }));
     dialog = await screen.findByRole('dialog', { name: T.exceptionTitle('CVE-2024-3094') });
-    await userEvent.click(within(dialog).getByRole('radio', { name: T.kinds.risk_accepted }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: CVE_EXCEPTION_KIND_LABELS.risk_accepted }));
     await userEvent.type(within(dialog).getByRole('textbox', { name: T.reason }), 'Vendor fix next quarter.');
     await userEvent.click(within(dialog).getByRole('button', { name: T.saveException }));
     await waitFor(() => expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
@@ -174,6 +177,21 @@ describe('CVE page', () => {
       kind: 'risk_accepted',
       reason: 'Vendor fix next quarter.',
     });
+  });
+
+  it('pages through a CVE’s devices', async () => {
+    state.detail = { ...detail, devices_size: 60 };
+    open();
+    await devicesTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    await waitFor(() =>
+      expect(
+        server.requests
+          .filter((r) => r.path === '/api/orgs/1/cves/CVE-2024-3094')
+          .at(-1)!
+          .query.get('page'),
+      ).toBe('2'),
+    );
   });
 
   it('offers no exception changes without Task.modify', async () => {

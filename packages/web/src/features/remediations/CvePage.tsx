@@ -10,6 +10,8 @@ import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { FactTable } from '../../ui/FactTable';
 import { formatUtc } from '../../ui/format-date';
+import { usePaging } from '../../ui/PagedQueryTable';
+import { TablePager } from '../../ui/table/TablePager';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { SeverityBadge } from '../devices/components/DeviceBadges';
 import { OverdueBadge } from '../tasks/components/RemediationBadges';
@@ -48,7 +50,8 @@ export function CvePage() {
   const can = canFor(profile, zoneId);
   const cveId = (useParams().cve ?? '').toUpperCase();
   usePageTitle(cveId);
-  const detail = useCve(zoneId, cveId);
+  const paging = usePaging();
+  const detail = useCve(zoneId, cveId, paging.apiQuery);
   const [exceptionFor, setExceptionFor] = useState<{ deviceId?: number } | null>(null);
   const canEdit = can('Task', 'modify');
   const back = (
@@ -91,6 +94,15 @@ export function CvePage() {
           devices={d.devices}
           onAddException={canEdit ? (device) => setExceptionFor({ deviceId: device.device_id }) : undefined}
         />
+        {(d.devices_size > paging.limit || paging.page > 1) && (
+          <TablePager
+            page={paging.page}
+            limit={paging.limit}
+            total={d.devices_size}
+            onPage={paging.onPage}
+            onLimit={paging.onLimit}
+          />
+        )}
       </Stack>
       <Stack gap="sm" component="section" aria-labelledby="cve-exceptions-title">
         <Group justify="space-between">

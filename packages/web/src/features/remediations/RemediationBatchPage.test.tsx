@@ -151,7 +151,7 @@ describe('remediation batch', () => {
     expect(worklet).toHaveTextContent(TASK_TEXTS.kinds['patch-with-worklet']!);
     expect(worklet).toHaveTextContent('disable-smbv1');
     const broken = within(table).getByRole('row', { name: /Broken worklet/ });
-    expect(within(broken).getByRole('alert')).toHaveTextContent(TEXTS.remediation.invalidWorklet);
+    expect(within(broken).getByRole('alert')).toHaveTextContent(TEXTS.remediationTasks.workletInvalid);
   });
 
   it('accepts the batch from the solutions tab, which creates its tasks, then lists them', async () => {

@@ -108,16 +108,17 @@ export function useCveSummary(zoneId: number) {
   });
 }
 
-/** `GET /api/orgs/{orgId}/cves/{cve}`: the affected devices and why each matched, exceptions and history. */
-export function useCve(zoneId: number, cve: string) {
+/** `GET /api/orgs/{orgId}/cves/{cve}?page&limit`: a page of its devices and why each matched, its exceptions and history. */
+export function useCve(zoneId: number, cve: string, paging: Record<string, QueryValue>) {
   return useQuery({
-    queryKey: cveKeys.detail(zoneId, cve),
+    queryKey: [...cveKeys.detail(zoneId, cve), paging],
     queryFn: ({ signal }) =>
       api.request(`${org(zoneId)}/cves/${encodeURIComponent(cve)}`, {
-        query: { o: zoneId },
+        query: { o: zoneId, ...paging },
         schema: ZCveDetail,
         signal,
       }),
+    placeholderData: keepPreviousData,
     meta: { onError: 'none' },
   });
 }

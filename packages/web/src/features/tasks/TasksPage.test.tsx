@@ -126,7 +126,7 @@ describe('tasks list', () => {
     renderPage('/manage/tasks?o=1', buildProfile({ permissions: { '1': grants } }));
     await loaded();
     await userEvent.click(within(await openRowMenu(1)).getByRole('menuitem', { name: T.execute }));
-    expect(await screen.findByText(TEXTS.remediation.executeForbidden)).toBeInTheDocument();
+    expect(await screen.findByText(TEXTS.remediationTasks.executeForbidden)).toBeInTheDocument();
     expect(server.requests.some((r) => r.method === 'PATCH')).toBe(false);
   });
 
@@ -134,7 +134,7 @@ describe('tasks list', () => {
     renderPage();
     await loaded();
     await userEvent.click(within(await openRowMenu(2)).getByRole('menuitem', { name: T.execute }));
-    expect(await screen.findByText(TEXTS.remediation.invalidWorklet)).toBeInTheDocument();
+    expect(await screen.findByText(TEXTS.remediationTasks.workletInvalid)).toBeInTheDocument();
     expect(server.requests.some((r) => r.method === 'PATCH')).toBe(false);
   });
 

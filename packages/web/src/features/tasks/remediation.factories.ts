@@ -190,6 +190,8 @@ export function buildCveException(overrides: Partial<CveException> = {}): CveExc
     created_by_user: user,
     created_at: '2026-11-01T00:00:00Z',
     revoked_at: null,
+    revoked_by_user: null,
+    state: 'active',
     ...overrides,
   };
 }
@@ -226,6 +228,7 @@ export function buildCveDetail(overrides: Partial<CveDetail> = {}): CveDetail {
   return {
     cve: buildZoneCve(),
     devices: [buildCveDevice()],
+    devices_size: 1,
     exceptions: [],
     history: [
       { date: '2026-11-18', affected: 2, remediated: 0 },

@@ -185,14 +185,6 @@ export const TASK_TEXTS = {
     canceled: 'The task was canceled.',
     unknown: 'The task has not run yet.',
   } as Record<string, string>,
-  /** Where one device stands on one CVE (the CVE view). */
-  cveDeviceStatus: {
-    open: 'Open',
-    remediating: 'Remediating',
-    remediated: 'Remediated',
-    remediation_failed: 'Remediation failed',
-    excepted: 'Excepted',
-  } as Record<string, string>,
   kinds: { 'patch-now': 'Patch now', 'patch-with-worklet': 'Patch with worklet' } as Record<string, string>,
   sources: {
     generic: 'Generic',

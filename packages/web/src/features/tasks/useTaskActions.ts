@@ -35,11 +35,11 @@ export function useTaskActions(zoneId: number, can: Can): TaskActions {
   const execute = (t: TaskRef) => {
     // Spec B section 6: the message, not a hidden button, tells a user without the rights.
     if (!can('Task', 'execute')) {
-      notify.error(TEXTS.remediation.executeForbidden);
+      notify.error(TEXTS.remediationTasks.executeForbidden);
       return;
     }
     if (t.kind === 'patch-with-worklet' && !t.worklet_id) {
-      notify.error(TEXTS.remediation.invalidWorklet);
+      notify.error(TEXTS.remediationTasks.workletInvalid);
       return;
     }
     confirmAction({

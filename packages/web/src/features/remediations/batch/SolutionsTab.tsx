@@ -67,7 +67,7 @@ export function SolutionsTab() {
               </Text>
               {s.kind === 'patch-with-worklet' && !s.worklet_id && (
                 <Text size="xs" c="red.9" role="alert">
-                  {TEXTS.remediation.invalidWorklet}
+                  {TEXTS.remediationTasks.workletInvalid}
                 </Text>
               )}
             </Table.Td>

@@ -1,4 +1,4 @@
-import type { CveDevice } from '@patchwell/core/remediation/cves.schema';
+import { CVE_EXCEPTION_KIND_LABELS, type CveDevice } from '@patchwell/core/remediation/cves.schema';
 import { Anchor, Button, Group, List, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { PATHS, pathTo } from '../../../app/paths';
@@ -109,7 +109,7 @@ export function CveDevicesTable({ zoneId, devices, onAddException }: CveDevicesT
                 {d.exception ? (
                   <Stack gap={2}>
                     <Text size="xs" fw={500}>
-                      {T.kinds[d.exception.kind] ?? d.exception.kind}
+                      {CVE_EXCEPTION_KIND_LABELS[d.exception.kind] ?? d.exception.kind}
                     </Text>
                     <Text size="xs" c="dimmed">
                       {T.expires}: {d.exception.expires_at ? formatUtc(d.exception.expires_at) : T.never}

@@ -91,13 +91,7 @@ export function CveTable({ zoneId }: { zoneId: number }) {
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end">
         <CveFilters table={table} />
-        <CsvDownloadButton
-          href={cvesCsvHref(zoneId, {
-            ...filters,
-            ...(query.sort ? { sort: `${query.sort.field}:${query.sort.dir}` } : {}),
-          })}
-          label={T.exportCsv}
-        />
+        <CsvDownloadButton href={cvesCsvHref(zoneId, filters)} label={T.exportCsv} />
       </Group>
       {cves.isError && (
         <Alert color="red" role="alert">

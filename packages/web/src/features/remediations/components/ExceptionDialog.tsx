@@ -1,5 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CVE_EXCEPTION_KINDS, type CveExceptionBody } from '@patchwell/core/remediation/cves.schema';
+import {
+  CVE_EXCEPTION_KIND_LABELS,
+  CVE_EXCEPTION_KINDS,
+  type CveExceptionBody,
+} from '@patchwell/core/remediation/cves.schema';
 import { Modal, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -56,7 +60,7 @@ function ExceptionForm({ zoneId, cve, devices, deviceId, onClose, now }: Omit<Ex
             <Radio.Group label={T.kind} value={field.value} onChange={field.onChange} required>
               <Stack gap="xs" mt={4}>
                 {CVE_EXCEPTION_KINDS.map((k) => (
-                  <Radio key={k} value={k} label={T.kinds[k]} description={T.kindHelp[k]} />
+                  <Radio key={k} value={k} label={CVE_EXCEPTION_KIND_LABELS[k]} description={T.kindHelp[k]} />
                 ))}
               </Stack>
             </Radio.Group>

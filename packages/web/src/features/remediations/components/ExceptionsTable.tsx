@@ -1,4 +1,4 @@
-import type { CveException } from '@patchwell/core/remediation/cves.schema';
+import { CVE_EXCEPTION_KIND_LABELS, type CveException } from '@patchwell/core/remediation/cves.schema';
 import { Badge, Button, Table, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { confirmAction } from '../../../ui/confirm';
@@ -7,18 +7,7 @@ import { notify } from '../../../ui/notify';
 import { cveKeys, revokeCveException } from '../remediations.api';
 import { REMEDIATION_TEXTS as T } from '../remediations.texts';
 
-type ExceptionState = 'active' | 'revoked' | 'expired';
-
-export function exceptionState(
-  e: Pick<CveException, 'revoked_at' | 'expires_at'>,
-  now: number = Date.now(),
-): ExceptionState {
-  if (e.revoked_at) return 'revoked';
-  if (e.expires_at && new Date(e.expires_at).getTime() <= now) return 'expired';
-  return 'active';
-}
-
-const STATE_COLORS: Record<ExceptionState, string> = { active: 'blue', revoked: 'gray', expired: 'gray' };
+const STATE_COLORS: Record<CveException['state'], string> = { active: 'blue', revoked: 'gray', expired: 'gray' };
 
 /** A CVE's exceptions (false positives and accepted risks): who decided, why, until when, and revoke. */
 export function ExceptionsTable({
@@ -69,12 +58,12 @@ export function ExceptionsTable({
         </Table.Thead>
         <Table.Tbody>
           {exceptions.map((e) => {
-            const state = exceptionState(e);
+            const { state } = e;
             const who = e.hostname ?? T.wholeZone;
             return (
               <Table.Tr key={e.id}>
                 <Table.Td>{who}</Table.Td>
-                <Table.Td>{T.kinds[e.kind] ?? e.kind}</Table.Td>
+                <Table.Td>{CVE_EXCEPTION_KIND_LABELS[e.kind] ?? e.kind}</Table.Td>
                 <Table.Td>
                   <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
                     {e.reason}
@@ -82,11 +71,18 @@ export function ExceptionsTable({
                 </Table.Td>
                 <Table.Td>{e.expires_at ? formatUtc(e.expires_at) : T.never}</Table.Td>
                 <Table.Td>
-                  {e.created_by_user.email ?? '—'}, {formatUtc(e.created_at)}
+                  <Text size="sm">
+                    {e.created_by_user.email ?? '—'}, {formatUtc(e.created_at)}
+                  </Text>
+                  {e.revoked_at && (
+                    <Text size="xs" c="dimmed">
+                      {T.revokedBy(e.revoked_by_user?.email ?? '—', formatUtc(e.revoked_at))}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <Badge color={STATE_COLORS[state]} variant="light">
-                    {state === 'active' ? T.active : state === 'revoked' ? T.revoked : T.expired}
+                    {T.states[state] ?? state}
                   </Badge>
                 </Table.Td>
                 <Table.Td>

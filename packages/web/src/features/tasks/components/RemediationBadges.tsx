@@ -1,5 +1,5 @@
 import type { BatchIssueType, BatchStatus } from '@patchwell/core/remediation/batches.schema';
-import type { CveDeviceStatus } from '@patchwell/core/remediation/cves.schema';
+import { CVE_DEVICE_STATUS_LABELS, type CveDeviceStatus } from '@patchwell/core/remediation/cves.schema';
 import type {
   JobStatus,
   RemediationStatus,
@@ -107,7 +107,7 @@ const CVE_DEVICE_COLORS: Record<CveDeviceStatus, string> = {
 };
 /** Where one device stands on one CVE. */
 export function CveDeviceStatusBadge({ status }: { status: CveDeviceStatus }) {
-  return <StatusBadge color={CVE_DEVICE_COLORS[status]} label={T.cveDeviceStatus[status] ?? status} />;
+  return <StatusBadge color={CVE_DEVICE_COLORS[status]} label={CVE_DEVICE_STATUS_LABELS[status] ?? status} />;
 }
 
 export function OverdueBadge({ label = T.overdue }: { label?: string }) {
