@@ -8,6 +8,6 @@ describe('uploadFileNameError', () => {
   });
 
   it.each(['my scan.csv', 'scan(1).csv', 'scän.csv', 'a/b.csv', ''])('refuses %j with the spec’s text', (name) => {
-    expect(uploadFileNameError(name)).toBe(TEXTS.remediation.fileName);
+    expect(uploadFileNameError(name)).toBe(TEXTS.uploads.fileNameRule);
   });
 });

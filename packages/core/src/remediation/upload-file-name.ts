@@ -7,5 +7,5 @@ import { TEXTS } from '../texts';
  * Returns the spec's message when `name` breaks the rule, else null.
  */
 export function uploadFileNameError(name: string): string | null {
-  return isPathLikeName(name) ? null : TEXTS.remediation.fileName;
+  return isPathLikeName(name) ? null : TEXTS.uploads.fileNameRule;
 }

@@ -89,7 +89,7 @@ describe('scanner upload dialog', () => {
     const d = await chooseQualysAndFile(u, new File(['x'], 'scan.xlsx'));
     expect(await within(d).findByText(T.notCsv)).toBeInTheDocument();
     await u.upload(fileInput(), csv('my scan.csv'));
-    expect(await within(d).findByText(TEXTS.remediation.fileName)).toBeInTheDocument();
+    expect(await within(d).findByText(TEXTS.uploads.fileNameRule)).toBeInTheDocument();
     expect(within(d).getByRole('button', { name: T.submit })).toBeDisabled();
     expect(uploads()).toHaveLength(0);
   });

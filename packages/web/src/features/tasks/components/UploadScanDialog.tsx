@@ -140,7 +140,7 @@ export function UploadScanDialog({ opened, zoneId, onClose, onFinish }: UploadSc
             {format && <ExpectedFormat format={format} />}
             <FileInput
               label={T.file}
-              description={`${T.limits(format?.max_rows ?? 20_000, mb)} ${TEXTS.remediation.fileName}`}
+              description={`${T.limits(format?.max_rows ?? 20_000, mb)} ${TEXTS.uploads.fileNameRule}`}
               accept=".csv,text/csv"
               clearable
               value={file}
