@@ -81,4 +81,9 @@ export const TEXTS = {
     /** Spec B section 5: the rule an uploaded file's name must follow (scanner batches). */
     fileNameRule: 'File names must not contain spaces and may use only letters, digits and _ - . ~',
   },
+  /** The remediations view and its downloads (spec B section 8). */
+  remediation: {
+    unknownHosts: 'Unknown Hosts',
+    csvUnsupported: 'Error: This browser does not support downloading CSV files.',
+  },
 } as const;
