@@ -14,6 +14,8 @@ const AFFECTED_COLOR = 'var(--mantine-color-red-8)';
 const REMEDIATED_COLOR = 'var(--mantine-color-green-9)';
 
 function points(days: readonly Day[], pick: (d: Day) => number, max: number): string {
+  // One point draws no line: a single day spans the chart as a level line.
+  if (days.length === 1) days = [days[0]!, days[0]!];
   const step = days.length > 1 ? (WIDTH - 2 * PAD) / (days.length - 1) : 0;
   return days
     .map((d, i) => {
