@@ -114,7 +114,7 @@ function tenableCsv(machines: SimMachine[], rows: number): string {
     const m = withCves[i % withCves.length]!;
     const patch = m.patches.filter((p) => p.cves.length > 0)[Math.floor(i / withCves.length) % 2] ?? m.patches[0]!;
     const host =
-      i % 3 === 0 ? m.ipPrivate : i % 3 === 1 ? m.system.hostname.toLowerCase() : `${m.system.hostname}.corp.example`;
+      i % 3 === 0 ? m.ipPrivate : i % 3 === 1 ? m.system.hostname.toLowerCase() : (m.system.fqdn ?? m.system.hostname);
     push(patch.cves[0] ?? 'CVE-2026-0001', patch.severity, host, patch.name);
   }
   for (let i = 0; lines.length <= rows - 100; i++)
