@@ -61,7 +61,10 @@ function invalidKey(): AppError {
  * so a revocation, a lost role or a disabled owner applies to the very next request.
  * @throws AppError 401 `auth.invalid_api_key`.
  */
-export async function authenticateApiKey(ctx: AppContext, key: string): Promise<{ actor: Actor; userId: number }> {
+export async function authenticateApiKey(
+  ctx: AppContext,
+  key: string,
+): Promise<{ actor: Actor; userId: number; keyId: number }> {
   if (!key.startsWith(API_KEY_PREFIX)) throw invalidKey();
   const found = await findKeyForAuth(ctx.db, hashKey(key));
   const now = ctx.clock.now();
@@ -75,6 +78,7 @@ export async function authenticateApiKey(ctx: AppContext, key: string): Promise<
   if (!lastUsed || now.getTime() - lastUsed.getTime() >= TOUCH_INTERVAL_MS) await touchKey(ctx.db, found.key.id, now);
   return {
     userId: owner.id,
+    keyId: found.key.id,
     actor: {
       accountId: owner.accountId,
       isGlobalAdmin,
