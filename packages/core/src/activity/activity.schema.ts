@@ -130,7 +130,6 @@ export type ActivityQuery = ActivityFilters & { page: number; limit: number };
 /** `GET /api/events/csv`: the list's filters; every matching event, newest first. */
 export const ZActivityCsvQuery = ZActivityFilters.loose().superRefine(refineFilters).transform(normalise);
 
-
 /** One event of the activity log. */
 export const ZActivityEvent = z.object({
   id: z.number().int(),

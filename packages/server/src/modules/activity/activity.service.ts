@@ -37,7 +37,8 @@ type Ctx = { db: Exec; clock: Clock };
  * Field names whose values never go into the log, at any depth: passwords, tokens, keys,
  * secrets, hashes and one-time codes. `api_key_id`-style ids and `key_name` stay.
  */
-const SECRET_FIELD = /password|passphrase|passwd|secret|token|hash|totp|(^|_)otp($|_)|mfa|^code$|verification_code|(^|_)key$/i;
+const SECRET_FIELD =
+  /password|passphrase|passwd|secret|token|hash|totp|(^|_)otp($|_)|mfa|^code$|verification_code|(^|_)key$/i;
 
 /** `details` without secret fields (deeply); exported for its test. */
 export function withoutSecrets<T>(value: T): T {
@@ -112,6 +113,22 @@ export async function logActivity(
   exec: Exec = ctx.db,
 ): Promise<void> {
   await insertActivity(exec, entryOf(ctx, actor, { organizationId: zoneId }, action, object, details));
+}
+
+/** Writes one event per object (a batch over up to 500 devices) in one statement. */
+export async function logActivityMany(
+  ctx: Ctx,
+  actor: ActivityActor,
+  zoneId: number,
+  action: string,
+  objects: ActivityObject[],
+  details: ActivityDetails = {},
+  exec: Exec = ctx.db,
+): Promise<void> {
+  await insertActivities(
+    exec,
+    objects.map((object) => entryOf(ctx, actor, { organizationId: zoneId }, action, object, details)),
+  );
 }
 
 /**

@@ -33,7 +33,6 @@ export type ActivityEntry = {
 function valuesOf(entry: ActivityEntry) {
   const deviceName = (id: number) =>
     sql<string>`(select coalesce(${devices.customName}, ${devices.hostname}) from ${devices} where ${devices.id} = ${id})`;
-  const isOwnDevice = entry.deviceId != null && entry.objectType === 'device' && entry.objectId === String(entry.deviceId);
   return {
     organizationId: entry.organizationId,
     accountId:
@@ -55,7 +54,12 @@ function valuesOf(entry: ActivityEntry) {
     action: entry.action,
     objectType: entry.objectType,
     objectId: entry.objectId,
-    objectName: entry.objectName ?? (isOwnDevice ? deviceName(entry.deviceId!) : null),
+    // A device's name is read by id, so bulk actions on hundreds of devices need no lookup of their own.
+    objectName:
+      entry.objectName ??
+      (entry.objectType === 'device' && entry.objectId && /^\d+$/.test(entry.objectId)
+        ? deviceName(Number(entry.objectId))
+        : null),
     details: entry.details,
     clientAddress: entry.clientAddress ?? null,
     createdAt: entry.createdAt,

@@ -4,6 +4,7 @@ import { TEXTS } from '@patchwell/core/texts';
 import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '@patchwell/core/users/api-keys.schema';
 import type { AppContext } from '../../context';
+import { logAccountActivity, logActivity, type ActivityObject } from '../activity/activity.service';
 import { notFound, AppError, validationError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { findZone } from '../zones/zones.store';
@@ -151,7 +152,27 @@ export async function createApiKey(
     createdAt: now,
     expiresAt: body.expires_in_days ? new Date(now.getTime() + body.expires_in_days * ONE_DAY_MS) : null,
   });
+  await logKeyEvent(ctx, authz, row, 'api_key.create', {
+    zone: zoneId === null ? 'all zones' : zoneId,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+  });
   return { ...toApiKey(row), key };
+}
+
+/** A key's event: in its zone, or account-level for a key of every zone. Never the key or its hash. */
+async function logKeyEvent(
+  ctx: AppContext,
+  authz: Authz,
+  row: ApiKeyRow,
+  action: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const object: ActivityObject = { type: 'api_key', id: row.id, name: row.name };
+  if (row.organizationId !== null) {
+    await logActivity(ctx, authz, row.organizationId, action, object, details);
+  } else if (authz.actor.accountId !== null) {
+    await logAccountActivity(ctx, authz, authz.actor.accountId, action, object, details);
+  }
 }
 
 /**
@@ -163,4 +184,5 @@ export async function revokeApiKey(ctx: AppContext, authz: Authz, id: number): P
   if (!row || !isVisible(authz, row)) throw notFound();
   authz.allow('a user revokes their own API key');
   await revokeKey(ctx.db, row.id, ctx.clock.now());
+  await logKeyEvent(ctx, authz, row, 'api_key.revoke');
 }
