@@ -468,6 +468,8 @@ describe('route matrix', () => {
       'PATCH /api/orgs/:orgId/tasks/:taskId',
       'GET /api/orgs/:orgId/tasks/:taskId/jobs',
       'GET /api/orgs/:orgId/tasks/:taskId/csv',
+      'GET /api/events',
+      'GET /api/events/csv',
     ]) {
       expect(keys).toContain(expected);
     }

@@ -195,7 +195,7 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
   if (current.accountId !== null) {
     // The password's value never goes into the log; that it changed does.
     const changes = changesOf(current, user, ['firstname', 'lastname', 'email']);
-    const facts = patch.passwordHash ? { password_changed: true } : {};
+    const facts = patch.passwordHash ? { credential_changed: 'password' } : {};
     const details = { changes, ...facts };
     await logAccountActivity(ctx, authz, current.accountId, 'user.update_self', userObject(user), details);
   }
