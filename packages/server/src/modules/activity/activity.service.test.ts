@@ -33,7 +33,7 @@ describe('withoutSecrets', () => {
 
 describe('changesOf', () => {
   it('keeps only the fields given in the change that differ', () => {
-    expect(changesOf({ a: 1, b: [1, 2], c: 'x' }, { a: 1, b: [2], d: undefined })).toEqual({
+    expect(changesOf<Record<string, unknown>>({ a: 1, b: [1, 2], c: 'x' }, { a: 1, b: [2], d: undefined })).toEqual({
       b: { from: [1, 2], to: [2] },
     });
     expect(changesOf({ at: new Date(1) }, { at: new Date(1) })).toEqual({});
