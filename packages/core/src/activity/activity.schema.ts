@@ -159,5 +159,14 @@ export const ZActivityEvent = z.object({
 });
 export type ActivityEvent = z.infer<typeof ZActivityEvent>;
 
-export const ZActivityEventList = z.object({ data: z.array(ZActivityEvent), size: z.number().int() });
+/** How many matching events a list counts at most; the CSV export has them all. */
+export const ACTIVITY_COUNT_CAP = 10_000;
+
+export const ZActivityEventList = z.object({
+  data: z.array(ZActivityEvent),
+  /** Matching events, counted up to 10,000. */
+  size: z.number().int(),
+  /** True when more than 10,000 events match (narrow the filters, or export the CSV for all of them). */
+  size_capped: z.boolean(),
+});
 export type ActivityEventList = z.infer<typeof ZActivityEventList>;

@@ -38,10 +38,17 @@ export const activityLog = pgTable(
   },
   (t) => [
     // The log's pages: a zone's events, newest first, with a unique tie-break for keyset paging.
-    index('activity_log_zone_time_idx').on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    index('activity_log_zone_time_idx').on(t.organizationId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // One user's events (the log's "who" filter) without walking the zone's whole range.
+    index('activity_log_zone_user_time_idx').on(
+      t.organizationId,
+      t.userId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Account-level events (sign-ins) listed next to a zone's.
     index('activity_log_account_time_idx')
-      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .on(t.accountId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.organizationId} is null`),
     index('activity_log_object_idx').on(t.organizationId, t.objectType, t.objectId),
   ],

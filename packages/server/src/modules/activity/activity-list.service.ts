@@ -1,8 +1,9 @@
-import type {
-  ActivityEvent,
-  ActivityEventList,
-  ActivityFilters,
-  ActivityQuery,
+import {
+  ACTIVITY_COUNT_CAP,
+  type ActivityEvent,
+  type ActivityEventList,
+  type ActivityFilters,
+  type ActivityQuery,
 } from '@patchwell/core/activity/activity.schema';
 import { resolveDateRange } from '@patchwell/core/activity/date-range';
 import { summarizeActivity } from '@patchwell/core/activity/summary';
@@ -75,14 +76,20 @@ async function scopeAndFilter(
   };
 }
 
-/** A page of the zone's events matching the filters. @throws AppError 400 for dates out of range. */
+/**
+ * A page of the zone's events matching the filters; `size` counts them up to
+ * {@link ACTIVITY_COUNT_CAP} (`size_capped` says there are more).
+ * @throws AppError 400 for dates out of range.
+ */
 export async function listActivity(ctx: AppContext, authz: Authz, query: ActivityQuery): Promise<ActivityEventList> {
   const { scope, filter } = await scopeAndFilter(ctx, authz, query);
-  const { rows, size } = await findActivity(ctx.db, scope, filter, {
-    offset: query.page * query.limit,
-    limit: query.limit,
-  });
-  return { data: rows.map(toEvent), size };
+  const page = { offset: query.page * query.limit, limit: query.limit };
+  const { rows, size } = await findActivity(ctx.db, scope, filter, page, ACTIVITY_COUNT_CAP + 1);
+  return {
+    data: rows.map(toEvent),
+    size: Math.min(size, ACTIVITY_COUNT_CAP),
+    size_capped: size > ACTIVITY_COUNT_CAP,
+  };
 }
 
 const EXPORT_PAGE = 1000;

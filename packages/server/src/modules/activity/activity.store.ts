@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { ActivityDetails, ActivityVia } from '@patchwell/core/activity/activity.schema';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { activityLog } from '../../db/activity.schema';
 import { devices, organizations, userZoneRoles, users } from '../../db/schema';
@@ -71,10 +72,14 @@ export async function insertActivity(exec: Db | Tx, entry: ActivityEntry): Promi
   await exec.insert(activityLog).values(valuesOf(entry));
 }
 
-/** Writes many events in one statement (agent outcomes arrive in bursts). */
+/** Rows per statement: ~16 parameters a row stays under PostgreSQL's 65,535 parameters. */
+const INSERT_CHUNK = 2000;
+
+/** Writes many events, one statement per 2,000 (a batch action, agent outcomes in bursts). */
 export async function insertActivities(exec: Db | Tx, entries: ActivityEntry[]): Promise<void> {
-  if (!entries.length) return;
-  await exec.insert(activityLog).values(entries.map(valuesOf));
+  for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
+    await exec.insert(activityLog).values(entries.slice(i, i + INSERT_CHUNK).map(valuesOf));
+  }
 }
 
 /** Which events a zone's log shows, and to whom. */
@@ -95,24 +100,14 @@ export type ActivityFilter = {
 };
 
 /**
- * The zone's events, and the account-level events (sign-ins) of its members: a zone's
- * administrator sees their own members' sign-ins, never another zone's; the account's global
- * administrator sees every account-level event.
+ * The two halves of a zone's log, each served by its own index in time order: the zone's
+ * events, and the account-level events (sign-ins) of its members (a zone's administrator sees
+ * their own members' sign-ins, never another zone's; the account's global administrator sees
+ * every account-level event).
  */
-function whereOf(scope: ActivityScope, filter: ActivityFilter): SQL {
-  const accountLevel = and(
-    isNull(activityLog.organizationId),
-    eq(activityLog.accountId, scope.accountId),
-    scope.allAccountEvents
-      ? undefined
-      : inArray(
-          activityLog.userId,
-          sql`(select ${userZoneRoles.userId} from ${userZoneRoles} where ${userZoneRoles.organizationId} = ${scope.zoneId})`,
-        ),
-  );
+function branchesOf(scope: ActivityScope, filter: ActivityFilter): [SQL, SQL] {
   const escaped = filter.action?.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return and(
-    or(eq(activityLog.organizationId, scope.zoneId), accountLevel),
+  const filters = and(
     gte(activityLog.createdAt, filter.from),
     lt(activityLog.createdAt, filter.to),
     filter.userId === undefined ? undefined : eq(activityLog.userId, filter.userId),
@@ -121,30 +116,70 @@ function whereOf(scope: ActivityScope, filter: ActivityFilter): SQL {
       : or(eq(activityLog.action, filter.action), like(activityLog.action, `${escaped}.%`)),
     filter.objectType === undefined ? undefined : eq(activityLog.objectType, filter.objectType),
     filter.objectId === undefined ? undefined : eq(activityLog.objectId, filter.objectId),
+  );
+  const zone = and(eq(activityLog.organizationId, scope.zoneId), filters)!;
+  const account = and(
+    isNull(activityLog.organizationId),
+    eq(activityLog.accountId, scope.accountId),
+    scope.allAccountEvents
+      ? undefined
+      : inArray(
+          activityLog.userId,
+          sql`(select ${userZoneRoles.userId} from ${userZoneRoles} where ${userZoneRoles.organizationId} = ${scope.zoneId})`,
+        ),
+    filters,
   )!;
+  return [zone, account];
 }
 
 const NEWEST_FIRST = [desc(activityLog.createdAt), desc(activityLog.id)];
 
-/** A page of the scope's events, newest first, and how many match. */
+/**
+ * The newest `first` rows of both halves, merged: each half reads its index in order and stops
+ * after `first` rows, so a page near the top of a million-event log reads a page, not the log.
+ */
+function newestOf(db: Db, scope: ActivityScope, filter: ActivityFilter, first: number, extra?: SQL) {
+  const [zone, account] = branchesOf(scope, filter);
+  const half = (where: SQL) =>
+    db
+      .select()
+      .from(activityLog)
+      .where(and(where, extra))
+      .orderBy(...NEWEST_FIRST)
+      .limit(first);
+  return unionAll(half(zone), half(account)).orderBy(desc(activityLog.createdAt), desc(activityLog.id));
+}
+
+/**
+ * A page of the scope's events, newest first, and how many match up to `countCap` (counting
+ * half a million events of a busy month would cost more than the page itself).
+ */
 export async function findActivity(
   db: Db,
   scope: ActivityScope,
   filter: ActivityFilter,
   page: { offset: number; limit: number },
+  countCap: number,
 ): Promise<{ rows: ActivityRow[]; size: number }> {
-  const where = whereOf(scope, filter);
-  const [rows, total] = await Promise.all([
-    db
-      .select()
+  const [zone, account] = branchesOf(scope, filter);
+  const countUpTo = async (where: SQL) => {
+    const matching = db
+      .select({ one: sql`1` })
       .from(activityLog)
       .where(where)
-      .orderBy(...NEWEST_FIRST)
+      .limit(countCap)
+      .as('matching');
+    const [row] = await db.select({ n: count() }).from(matching);
+    return row?.n ?? 0;
+  };
+  const [rows, zoneCount, accountCount] = await Promise.all([
+    newestOf(db, scope, filter, page.offset + page.limit)
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(activityLog).where(where),
+    countUpTo(zone),
+    countUpTo(account),
   ]);
-  return { rows, size: total[0]?.n ?? 0 };
+  return { rows, size: Math.min(countCap, zoneCount + accountCount) };
 }
 
 /** The next `limit` events after `after` (newest first, keyset), for the CSV export. */
@@ -161,10 +196,5 @@ export function findActivityAfter(
         and(eq(activityLog.createdAt, after.createdAt), lt(activityLog.id, after.id)),
       )
     : undefined;
-  return db
-    .select()
-    .from(activityLog)
-    .where(and(whereOf(scope, filter), keyset))
-    .orderBy(...NEWEST_FIRST)
-    .limit(limit);
+  return newestOf(db, scope, filter, limit, keyset).limit(limit);
 }

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../test/app';
 import { agentCall, buildZoneWithKey, checkinAs, enrollDevice } from '../../test/agents';
 import { call, clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser, buildZone, TEST_PASSWORD } from '../../test/factories';
-import { logActivity } from './activity.service';
+import { logActivity, logActivityMany } from './activity.service';
 
 let t: TestApp;
 const NOW = '2026-03-02T09:00:00.000Z';
@@ -103,6 +103,17 @@ describe('GET /api/events: date range presets', () => {
     }
     // Exactly 90 days back and today are allowed.
     expect((await list('startDate=2025-12-02&endDate=2026-03-02')).status).toBe(200);
+  });
+
+  it('counts up to 10,000 matching events and says when there are more', async () => {
+    const big = await buildZoneWithKey(t);
+    const objects = Array.from({ length: 10_001 }, (_, i) => ({ type: 'thing', id: i }));
+    await logActivityMany(t.ctx, { userId: null, via: 'system' }, big.zone.id, 'bulk.event', objects);
+    const res = await big.admin.get(`/api/events?o=${big.zone.id}&limit=5&page=3`);
+    expect(res.body).toMatchObject({ size: 10_000, size_capped: true });
+    expect(res.body.data).toHaveLength(5);
+    const one = await big.admin.get(`/api/events?o=${big.zone.id}&object_type=thing&object_id=7`);
+    expect(one.body).toMatchObject({ size: 1, size_capped: false });
   });
 
   it('pages with page and limit', async () => {

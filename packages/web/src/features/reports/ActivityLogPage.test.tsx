@@ -37,7 +37,7 @@ const lastQuery = () => Object.fromEntries(listCalls().at(-1)!.query);
 
 beforeAll(async () => {
   server = await startTestServer({
-    'GET /api/events': () => ({ body: { data: state.events, size: state.size } }),
+    'GET /api/events': () => ({ body: { data: state.events, size: state.size, size_capped: state.size >= 10_000 } }),
     'GET /api/users': () => ({
       body: [
         {
@@ -149,6 +149,12 @@ describe('activity log', () => {
     await table();
     await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.table.pageN(2) }));
     await waitFor(() => expect(lastQuery().page).toBe('1'));
+  });
+
+  it('says when more events match than the pages count', async () => {
+    state.size = 10_000;
+    renderPage();
+    expect(await screen.findByText(T.capped('10,000'), {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('says so when nothing matches', async () => {

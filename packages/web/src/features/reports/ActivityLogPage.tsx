@@ -1,4 +1,5 @@
-import type { ActivityEvent } from '@patchwell/core/activity/activity.schema';
+import { ACTIVITY_COUNT_CAP, type ActivityEvent } from '@patchwell/core/activity/activity.schema';
+import { LOCALE } from '@patchwell/core/constants';
 import { Alert, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { TEXTS } from '@patchwell/core/texts';
@@ -112,6 +113,11 @@ export function ActivityLogPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+          {events.data.size_capped && (
+            <Text size="sm" c="dimmed" role="status">
+              {T.capped(ACTIVITY_COUNT_CAP.toLocaleString(LOCALE))}
+            </Text>
+          )}
           <TablePager
             empty={rows.length === 0 ? T.empty : null}
             page={tableQuery.page}

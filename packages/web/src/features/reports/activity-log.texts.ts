@@ -34,6 +34,8 @@ export const ACTIVITY_LOG_TEXTS = {
   via: { session: 'Console', api_key: 'API key', agent: 'Agent', system: 'System' } as Record<string, string>,
   empty: 'No activity matches these filters.',
   fixDates: 'Choose a valid date range to see the activity.',
+  capped: (n: string) =>
+    `More than ${n} events match: the pages show the newest ${n}. Narrow the filters, or export the CSV to get them all.`,
 } as const;
 
 /** The action families the type filter offers (the prefix before the dot). */
