@@ -20,6 +20,8 @@ import { opsRoutes } from './http/ops.routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerTextGuard } from './http/text-guard';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { activityRoutes } from './modules/activity/activity.routes';
+import { logCommandOutcome } from './modules/activity/agent-outcomes.service';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { invitationsRoutes } from './modules/invitations/invitations.routes';
@@ -163,6 +165,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await installersRoutes(app, ctx);
   await cvesRoutes(app, ctx);
   await batchesModule(app, ctx);
+  // Last: the other subscribers have applied the result the event reports.
+  commandEvents.onCommandFinished('the activity log', (event) => logCommandOutcome(ctx, event));
+  await activityRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

@@ -23,6 +23,7 @@ import {
   upsertStandings,
   type NewResult,
 } from './results.store';
+import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
 import { planRun } from './plans';
 import { upsertApprovals } from './plans.store';
 import { targetsDevice } from './targets';
@@ -209,5 +210,14 @@ export async function dispatchRun(
     queuedAt: now,
     finishedAt: open ? null : now,
   });
+  // One event per run, however many devices it reaches (each device's outcome is logged as it finishes).
+  await logActivity(
+    { db: tx, clock: ctx.clock },
+    SYSTEM_ACTOR,
+    policy.organizationId,
+    'policy.run_dispatched',
+    { type: 'policy', id: policy.id, name: policy.name },
+    { run_id: run.id, trigger: run.trigger, devices: results.length, commands: commands.length },
+  );
   return wake;
 }

@@ -102,7 +102,7 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
     if (config?.access !== 'session') return;
     if (bearer !== undefined) {
       const key = await authenticateApiKey(ctx, bearer);
-      request.authz = createAuthz(key.actor, key.userId, 'api_key');
+      request.authz = createAuthz(key.actor, key.userId, 'api_key', { apiKeyId: key.keyId, clientAddress: request.ip });
       return;
     }
     if (config.basicSignIn && /^basic(\s|$)/i.test(request.headers.authorization ?? '')) return;
@@ -114,6 +114,7 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
       { accountId: user.accountId, isGlobalAdmin: user.isGlobalAdmin, zoneRoles: user.zoneRoles },
       user.id,
       'session',
+      { clientAddress: request.ip },
     );
   });
 }

@@ -518,6 +518,8 @@ describe('route matrix', () => {
       'POST /api/orgs/:orgId/tasks/batches/:batchId/accept',
       'POST /api/orgs/:orgId/tasks/batches/:batchId/reject',
       'GET /api/orgs/:orgId/tasks/batches/:batchId/csv',
+      'GET /api/events',
+      'GET /api/events/csv',
     ]) {
       expect(keys).toContain(expected);
     }

@@ -270,7 +270,13 @@ const shellRoutes: RouteObject[] = [
       { path: 'prepatch', ...placeholder('reportsPrepatch', 2) },
       { path: 'needs-attention', ...placeholder('reportsNeedsAttention', 2) },
       { path: 'data-extracts', ...placeholder('reportsDataExtracts', 2) },
-      { path: 'activity-log', ...placeholder('reportsActivityLog', 2) },
+      {
+        path: 'activity-log',
+        lazy: lazyPage(
+          () => import('../features/reports/ActivityLogPage'),
+          (m) => m.ActivityLogPage,
+        ),
+      },
       {
         path: 'policy-results',
         loader: g((m) => m.guard([m.needsFlag('policy_results_page', true, PATHS.reportsHome)])),

@@ -4,6 +4,7 @@ import { TEXTS } from '@patchwell/core/texts';
 import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '@patchwell/core/users/api-keys.schema';
 import type { AppContext } from '../../context';
+import { logAccountActivity, logActivity, type ActivityObject } from '../activity/activity.service';
 import { notFound, AppError, validationError } from '../../domain/errors';
 import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../../domain/authz';
@@ -53,7 +54,10 @@ function invalidKey(): AppError {
  * so a revocation, a lost role or a disabled owner applies to the very next request.
  * @throws AppError 401 `auth.invalid_api_key`.
  */
-export async function authenticateApiKey(ctx: AppContext, key: string): Promise<{ actor: Actor; userId: number }> {
+export async function authenticateApiKey(
+  ctx: AppContext,
+  key: string,
+): Promise<{ actor: Actor; userId: number; keyId: number }> {
   if (!key.startsWith(API_KEY_PREFIX)) throw invalidKey();
   const found = await findKeyForAuth(ctx.db, hashKey(key));
   const now = ctx.clock.now();
@@ -67,6 +71,7 @@ export async function authenticateApiKey(ctx: AppContext, key: string): Promise<
   if (!lastUsed || now.getTime() - lastUsed.getTime() >= TOUCH_INTERVAL_MS) await touchKey(ctx.db, found.key.id, now);
   return {
     userId: owner.id,
+    keyId: found.key.id,
     actor: {
       accountId: owner.accountId,
       isGlobalAdmin,
@@ -141,7 +146,27 @@ export async function createApiKey(
     createdAt: now,
     expiresAt: body.expires_in_days ? new Date(now.getTime() + body.expires_in_days * ONE_DAY_MS) : null,
   });
+  await logKeyEvent(ctx, authz, row, 'api_key.create', {
+    zone: zoneId === null ? 'all zones' : zoneId,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+  });
   return { ...toApiKey(row), key };
+}
+
+/** A key's event: in its zone, or account-level for a key of every zone. Never the key or its hash. */
+async function logKeyEvent(
+  ctx: AppContext,
+  authz: Authz,
+  row: ApiKeyRow,
+  action: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const object: ActivityObject = { type: 'api_key', id: row.id, name: row.name };
+  if (row.organizationId !== null) {
+    await logActivity(ctx, authz, row.organizationId, action, object, details);
+  } else if (authz.actor.accountId !== null) {
+    await logAccountActivity(ctx, authz, authz.actor.accountId, action, object, details);
+  }
 }
 
 /**
@@ -153,4 +178,5 @@ export async function revokeApiKey(ctx: AppContext, authz: Authz, id: number): P
   if (!row || !isVisible(authz, row)) throw notFound();
   authz.allow('a user revokes their own API key');
   await revokeKey(ctx.db, row.id, ctx.clock.now());
+  await logKeyEvent(ctx, authz, row, 'api_key.revoke');
 }

@@ -12,7 +12,7 @@ import { assertSameOrigin } from '../../http/same-origin';
 import { linkOrigin } from '../../http/link-origin';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
 import { getProfile } from './profile.service';
-import { destroySession } from './sessions.service';
+import { signOut } from './sessions.service';
 import { parseBasicAuth, signIn } from './signin.service';
 import { unlockWithToken } from './unlock.service';
 
@@ -98,14 +98,14 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ZUnlockAccountResult, 400: ZApiError, 410: ZApiError },
       },
     },
-    async (request) => unlockWithToken(ctx, request.body.token),
+    async (request) => unlockWithToken(ctx, request.body.token, request.ip),
   );
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     // A GET that ends a session is state-changing: refuse it from other sites too.
     assertSameOrigin(request, ctx.config);
     const token = readSessionToken(request, ctx.config);
-    if (token) await destroySession(ctx, token);
+    if (token) await signOut(ctx, token, request.ip);
     clearSessionCookie(reply, ctx.config);
     return reply.code(204).send();
   };

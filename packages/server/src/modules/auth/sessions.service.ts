@@ -6,6 +6,7 @@ import {
 } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
+import { logAccountActivity } from '../activity/activity.service';
 import {
   deleteSession,
   findSession,
@@ -130,4 +131,17 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
 /** Ends the session of `token`, if it exists. */
 export async function destroySession(ctx: AppContext, token: string): Promise<void> {
   await deleteSession(ctx.db, sessionIdOf(token));
+}
+
+/** Signs out: ends the session the cookie names and logs `auth.signout` for its user. */
+export async function signOut(ctx: AppContext, token: string, clientAddress: string): Promise<void> {
+  const ended = await deleteSession(ctx.db, sessionIdOf(token));
+  if (!ended?.accountId) return;
+  await logAccountActivity(
+    ctx,
+    { userId: ended.userId, via: 'session', clientAddress },
+    ended.accountId,
+    'auth.signout',
+    { type: 'user', id: ended.userId, name: ended.email },
+  );
 }

@@ -3,6 +3,7 @@ import { UNLOCK_TEXTS, type UnlockAccountResult } from '@patchwell/core/auth/unl
 import { PRODUCT_NAME } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
+import { logAccountActivity } from '../activity/activity.service';
 import { sendMail } from '../mail/mail.service';
 import { setUnlockToken, useUnlockToken } from './signin.store';
 
@@ -63,9 +64,18 @@ export async function mailUnlockLink(
  * `POST /api/users/unlock` (public; the mailed token is the proof): lifts the user's lock.
  * @throws AppError 410 `auth.unlock_expired` for an unknown, used, replaced or expired token.
  */
-export async function unlockWithToken(ctx: AppContext, token: string): Promise<UnlockAccountResult> {
+export async function unlockWithToken(
+  ctx: AppContext,
+  token: string,
+  clientAddress: string,
+): Promise<UnlockAccountResult> {
   const user = await useUnlockToken(ctx.db, tokenHashOf(token), ctx.clock.now());
   if (!user) throw new AppError('auth.unlock_expired');
   ctx.logger.info({ userId: user.id }, 'user unlocked with the mailed link');
+  if (user.accountId) {
+    const actor = { userId: user.id, via: 'session' as const, clientAddress };
+    const object = { type: 'user', id: user.id, name: user.email };
+    await logAccountActivity(ctx, actor, user.accountId, 'user.unlock', object, { with: 'mailed link' });
+  }
   return { email: user.email };
 }

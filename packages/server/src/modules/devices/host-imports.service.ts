@@ -7,6 +7,7 @@ import type {
   ListHostImportsQuery,
 } from '@patchwell/core/devices/host-imports.schema';
 import type { AppContext } from '../../context';
+import { logActivity } from '../activity/activity.service';
 import type { Db } from '../../db/client';
 import type { devices } from '../../db/schema';
 import { notFound, AppError } from '../../domain/errors';
@@ -203,6 +204,15 @@ export async function importHosts(
     }));
     const written = await insertHostImports(tx, values);
     const writtenHosts = new Set(written.map((w) => w.hostname));
+    await logActivity(
+      ctx,
+      authz,
+      zone.id,
+      'host_import.create',
+      { type: 'host_import', id: null, name: `${written.length} hosts` },
+      { imported: written.length, rows: rows.length, errors: errorRows.length },
+      tx,
+    );
     // A row another import wrote meanwhile lost the race on the unique index: say so.
     const settled = rows.map((r): HostImportRow =>
       r.status === 'new' && !writtenHosts.has(r.hostname)
@@ -256,7 +266,11 @@ export async function removeHostImport(
   id: number,
 ): Promise<void> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'add');
-  if (await deleteAwaitingHostImport(ctx.db, zone.id, id)) return;
+  const hostname = await deleteAwaitingHostImport(ctx.db, zone.id, id);
+  if (hostname !== null) {
+    await logActivity(ctx, authz, zone.id, 'host_import.delete', { type: 'host_import', id, name: hostname });
+    return;
+  }
   const row = await findHostImport(ctx.db, zone.id, id);
   if (!row) throw notFound();
   throw new AppError('host_imports.enrolled');

@@ -92,7 +92,8 @@ export async function uploadInstaller(
     createdBy: authz.userId,
     createdAt: ctx.clock.now(),
   });
-  await logActivity(ctx, authz, zone.id, 'installer.upload', { type: 'installer', id: row.id }, toInstallerFile(row));
+  const object = { type: 'installer', id: row.id, name: row.name };
+  await logActivity(ctx, authz, zone.id, 'installer.upload', object, { size_bytes: row.sizeBytes, sha256: row.sha256 });
   return toInstallerFile(row);
 }
 
@@ -120,7 +121,7 @@ export async function deleteInstaller(ctx: AppContext, authz: Authz, o: number |
   if ((await countZoneRowsOfFile(ctx.db, zone.id, row.sha256)) === 0) {
     await discard(installerPath(ctx.config, zone.id, row.sha256));
   }
-  await logActivity(ctx, authz, zone.id, 'installer.delete', { type: 'installer', id: row.id }, { name: row.name });
+  await logActivity(ctx, authz, zone.id, 'installer.delete', { type: 'installer', id: row.id, name: row.name });
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
 } from '@patchwell/core/users/users.schema';
 import { roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
+import { logActivity } from '../activity/activity.service';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
@@ -197,7 +198,11 @@ export async function inviteUser(
         roleId: body.role_id,
         invitedBy: inviter,
       };
-      return { recorded: await recordInvitation(tx, input, now), input };
+      const recorded = await recordInvitation(tx, input, now);
+      const object = { type: 'invitation', id: recorded.invitation.id, name: body.email };
+      const facts = { role: roleById(body.role_id)?.name ?? body.role_id, new_user: !existing };
+      await logActivity(ctx, authz, zone.id, 'invitation.create', object, facts, tx);
+      return { recorded, input };
     }));
   } catch (err) {
     // The same e-mail invited twice at the same moment: the unique index decides.
@@ -246,7 +251,12 @@ async function reissue(
   const { inviter, accountName } = await findInviterAndAccount(ctx.db, authz.userId, zone.accountId);
   const input: NewInvitation = { user, zone, accountName, roleId: last.roleId, invitedBy: inviter };
   const now = ctx.clock.now();
-  const recorded = await ctx.db.transaction((tx) => recordInvitation(tx, input, now));
+  const recorded = await ctx.db.transaction(async (tx) => {
+    const made = await recordInvitation(tx, input, now);
+    const object = { type: 'invitation', id: made.invitation.id, name: user.email };
+    await logActivity(ctx, authz, zone.id, 'invitation.resend', object, { replaces: last.id }, tx);
+    return made;
+  });
   const mailed = await mailInvitation(
     ctx,
     input,
@@ -362,6 +372,15 @@ export async function acceptInvitation(
   const user = await ctx.db.transaction(async (tx) => {
     const claimed = await claimInvitation(tx, found.invitation.id, now);
     if (!claimed) throw invitationGone();
+    await logActivity(
+      ctx,
+      { userId: found.user.id, via: 'session', clientAddress: client.ip },
+      claimed.organizationId,
+      'invitation.accept',
+      { type: 'invitation', id: found.invitation.id, name: found.invitation.email },
+      { new_user: isNew },
+      tx,
+    );
     if (newUser) {
       // A pending user already holds the roles they were invited with.
       return updateUser(tx, found.user.id, {
@@ -431,4 +450,6 @@ export async function revokeAccountInvitation(
     throw new AppError('invitations.accepted');
   }
   await revokeInvitation(ctx.db, id, ctx.clock.now());
+  const object = { type: 'invitation', id, name: invitation.email };
+  await logActivity(ctx, authz, invitation.organizationId, 'invitation.revoke', object);
 }

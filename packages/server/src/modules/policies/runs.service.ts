@@ -175,7 +175,7 @@ export async function runPolicyNow(
     authz,
     zone.id,
     `policy.${body.action}`,
-    { type: 'policy', id: policy.id },
+    { type: 'policy', id: policy.id, name: policy.name },
     {
       run_id: run.id,
       ...(deviceIds ? { server_ids: deviceIds } : {}),

@@ -11,6 +11,7 @@ import {
 import { GLOBAL_ADMIN_ROLE_NAME, roleById } from '@patchwell/core/zones/roles';
 import type { SetPrefsBody } from '@patchwell/core/zones/zones.schema';
 import type { AppContext } from '../../context';
+import { changesOf, logAccountActivity, logActivity } from '../activity/activity.service';
 import { deleteUserSessions } from '../auth/sessions.store';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
@@ -79,6 +80,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   throw validationError(errors);
 }
 
+/** A user as the activity log names them. */
+function userObject(user: UserRow) {
+  return { type: 'user', id: user.id, name: user.email };
+}
+
 /** `GET /api/users?o=`: the members of zone `o` with their role there (Users.read). */
 export async function listZoneUsers(ctx: AppContext, authz: Authz, zoneId: number | undefined): Promise<ZoneUser[]> {
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'read');
@@ -122,6 +128,12 @@ export async function updateZoneUser(ctx: AppContext, authz: Authz, input: Updat
     if (body.status === 'disabled') await deleteUserSessions(tx, member.user.id);
     return updated;
   });
+  const roleName = (id: number) => roleById(id)?.name ?? String(id);
+  const changes = changesOf(
+    { role: roleName(member.roleId), status: member.user.status },
+    { role: roleName(roleId), status: user.status },
+  );
+  await logActivity(ctx, authz, zone.id, 'user.update', userObject(user), { changes });
   ctx.logger.info(
     { userId: user.id, zoneId: zone.id, roleId: body.role_id, status: body.status, by: authz.userId },
     'zone user changed',
@@ -181,6 +193,13 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
       'profile updated',
     );
   }
+  if (current.accountId !== null) {
+    // The password's value never goes into the log; that it changed does.
+    const changes = changesOf(current, user, ['firstname', 'lastname', 'email']);
+    const facts = patch.passwordHash ? { credential_changed: 'password' } : {};
+    const details = { changes, ...facts };
+    await logAccountActivity(ctx, authz, current.accountId, 'user.update_self', userObject(user), details);
+  }
   const roleId = authz.actor.zoneRoles.find((r) => r.organizationId === zone.id)?.roleId ?? 1;
   return toZoneUser(user, roleId, ctx.clock.now());
 }
@@ -223,6 +242,7 @@ export async function removeZoneUser(
     if (member.user.accountRbacRole !== 'global-admin' && (await countZonesOf(tx, userId)) === 0) {
       await deleteUserSessions(tx, userId);
     }
+    await logActivity(ctx, authz, zone.id, 'user.remove', userObject(member.user), {}, tx);
   });
   ctx.logger.info({ userId, zoneId: zone.id, by: authz.userId }, 'user removed from zone');
 }
@@ -241,7 +261,10 @@ export async function unlockZoneUser(
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'modify');
   const member = await findMember(ctx.db, body.userid, zone.id);
   if (!member) throw notFound();
-  await ctx.db.transaction((tx) => unlockUserRow(tx, member.user));
+  await ctx.db.transaction(async (tx) => {
+    await unlockUserRow(tx, member.user);
+    await logActivity(ctx, authz, zone.id, 'user.unlock', userObject(member.user), {}, tx);
+  });
   ctx.logger.info({ userId: member.user.id, zoneId: zone.id, by: authz.userId }, 'user unlocked');
 }
 

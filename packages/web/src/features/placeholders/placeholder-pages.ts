@@ -23,10 +23,6 @@ export const PLACEHOLDER_PAGES = {
     title: 'Data Extracts',
     description: 'Exports of patch history and API activity, up to 90 days back, appear here once requested.',
   },
-  reportsActivityLog: {
-    title: 'Activity Log',
-    description: 'A record of the actions taken in this zone appears here.',
-  },
   reportsPolicyResults: {
     title: 'Policy Results',
     description: 'Results of policies that ran in the last 30 days appear here.',
