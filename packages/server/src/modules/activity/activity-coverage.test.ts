@@ -3,10 +3,11 @@ import { eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLog } from '../../db/activity.schema';
 import { policyApprovals } from '../../db/policies.schema';
-import { remediationTasks } from '../../db/remediation.schema';
+import { remediationBatches, remediationTasks } from '../../db/remediation.schema';
 import { users } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { buildZoneWithKey, enrollDevice } from '../../test/agents';
+import { buildCveObjects } from '../../test/cve-fixtures';
 import { call, clientFor, cookieFor, type Answer } from '../../test/authz-helpers';
 import { buildUser, TEST_PASSWORD } from '../../test/factories';
 import { ACTIVITY_EXCLUDED_ROUTES } from './activity-coverage';
@@ -355,6 +356,46 @@ const CASES: Record<string, Case> = {
     action: 'task.delete',
     zone: inZone,
   },
+  'POST /api/orgs/{orgId}/tasks/{type}/batches/upload': {
+    run: () =>
+      multipart(
+        q(`/api/orgs/${o}/tasks/patch/batches/upload?source=generic`),
+        'scan.csv',
+        'Hostname,IP,CVE ID,Severity\r\naudited-1,10.0.0.1,CVE-2024-3094,Critical\r\n',
+      ),
+    action: 'batch.upload',
+    zone: inZone,
+  },
+  'POST /api/orgs/{orgId}/tasks/batches/{batchId}/accept': {
+    run: () => admin().post(q(`/api/orgs/${o}/tasks/batches/${ids.readyBatch}/accept`), {}),
+    action: 'batch.accept',
+    zone: inZone,
+  },
+  'POST /api/orgs/{orgId}/tasks/batches/{batchId}/reject': {
+    run: () => admin().post(q(`/api/orgs/${o}/tasks/batches/${ids.rejectBatch}/reject`), {}),
+    action: 'batch.reject',
+    zone: inZone,
+  },
+  'DELETE /api/orgs/{orgId}/cve-exceptions/{exceptionId}': {
+    run: () => admin().del(q(`/api/orgs/${o}/cve-exceptions/${ids.cveException}`)),
+    action: 'cve_exception.revoke',
+    zone: inZone,
+  },
+  'POST /api/orgs/{orgId}/cves/{cve}/exceptions': {
+    run: () =>
+      admin().post(q(`/api/orgs/${o}/cves/${strings.cve}/exceptions`), {
+        kind: 'false_positive',
+        reason: 'The scanner misreads the backported fix.',
+      }),
+    action: 'cve_exception.create',
+    zone: inZone,
+  },
+  'PUT /api/orgs/{orgId}/remediation-deadlines': {
+    run: () =>
+      admin().put(q(`/api/orgs/${o}/remediation-deadlines`), { critical: 10, high: 30, medium: 90, low: null }),
+    action: 'remediation_deadlines.update',
+    zone: inZone,
+  },
   'POST /api/policies/installers': {
     run: async () => {
       const res = await multipart(q('/api/policies/installers'), 'setup.sh', '#!/bin/sh\necho installed\n');
@@ -441,6 +482,21 @@ beforeAll(async () => {
     })
     .returning();
   ids.task = task!.id;
+  // Two batches awaiting approval (built elsewhere: the upload's build is asynchronous).
+  const ready = () => ({
+    organizationId: o,
+    source: 'generic' as const,
+    fileName: 'scan.csv',
+    status: 'ready' as const,
+    createdAt: t.clock.now(),
+    updatedAt: t.clock.now(),
+  });
+  const [accepted, rejected] = await t.db.insert(remediationBatches).values([ready(), ready()]).returning();
+  ids.readyBatch = accepted!.id;
+  ids.rejectBatch = rejected!.id;
+  const cve = await buildCveObjects(t, o, 'coverage');
+  strings.cve = cve.cve;
+  ids.cveException = cve.exceptionId;
 });
 
 afterAll(async () => {
