@@ -15,6 +15,7 @@
  *
  * Run: node --import tsx bench/remediation-import.ts   (figures in bench/README.md)
  * Env: DB=postgres,pglite  DEVICES=10000  ROWS=20000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18503  KEEP=1
+ *      STOP=ready (stop before accepting)  PG_LOG_MS=<ms> (PostgreSQL logs statements slower than that)  BENCH_LOG=1
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -113,7 +114,7 @@ function tenableCsv(machines: SimMachine[], rows: number): string {
     const m = withCves[i % withCves.length]!;
     const patch = m.patches.filter((p) => p.cves.length > 0)[Math.floor(i / withCves.length) % 2] ?? m.patches[0]!;
     const host =
-      i % 3 === 0 ? m.ipPrivate : i % 3 === 1 ? m.system.hostname.toLowerCase() : `${m.system.hostname}.corp.example`;
+      i % 3 === 0 ? m.ipPrivate : i % 3 === 1 ? m.system.hostname.toLowerCase() : (m.system.fqdn ?? m.system.hostname);
     push(patch.cves[0] ?? 'CVE-2026-0001', patch.severity, host, patch.name);
   }
   for (let i = 0; lines.length <= rows - 100; i++)
@@ -129,7 +130,14 @@ type Task = { id: number; status: string };
 async function run(kind: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-remediation-'));
   const database = kind === 'postgres' ? `patchwell_remediation_${process.pid}` : undefined;
-  if (database) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+  if (database) {
+    execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+    // PG_LOG_MS=<ms>: PostgreSQL logs the bench database's statements slower than that.
+    if (process.env.PG_LOG_MS) {
+      const set = `alter database ${database} set log_min_duration_statement = ${Number(process.env.PG_LOG_MS)}`;
+      execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', database, '-qc', set]);
+    }
+  }
   const databaseUrl = database ? `${PG_URL}/${database}` : undefined;
   const env: Record<string, string> = {
     PATCHWELL_DEMO: '0',
@@ -192,6 +200,8 @@ async function run(kind: string) {
       `server RSS ${rss0.toFixed(0)} MB before, peak ${rssMax.toFixed(0)} MB: growth ${(rssMax - rss0).toFixed(0)} MB; ${load()}`,
     );
 
+    // STOP=ready: leave the batch awaiting approval (with KEEP=1, to study the accept).
+    if (process.env.STOP === 'ready') return;
     const t2 = performance.now();
     const accepted = (await api.call('POST', `/api/orgs/${zoneId}/tasks/batches/${uploaded.id}/accept`, {})) as {
       task_ids: number[];

@@ -20,8 +20,15 @@ export async function startServer(opts: {
   const t0 = performance.now();
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
     cwd: join(root, 'packages/server'),
-    env: { ...process.env, PORT: String(opts.port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...opts.env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...opts.env,
+    },
+    // BENCH_LOG=1 shows the server's log (warnings and errors) beside the bench's lines.
+    stdio: ['ignore', process.env.BENCH_LOG === '1' ? 'inherit' : 'ignore', 'inherit'],
   });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { LEGACY_PATHS, PATHS, pathTo } from '../../packages/web/src/app/paths';
-import { newGroup } from './fleet-helpers';
+import { api, newGroup, type DeviceRow } from './fleet-helpers';
 
 /** Pages outside the signed-in shell: they carry no zone. */
 const PUBLIC = new Set<string>([
@@ -46,10 +46,52 @@ async function groupAndPolicy(page: Page, o: number) {
   return { groupId, policyId: ((await res.json()) as { id: number }).id };
 }
 
+type DevicePackage = { name: string; patch: { cves: string[] } | null };
+
+/**
+ * A scanner batch naming one simulated device with one of its patches' CVEs, and a host no
+ * device has; accepted, so it has a task, which is never executed (no installs). The device
+ * is the 4th of the list, which the other journeys leave alone.
+ */
+async function acceptedBatch(page: Page, o: number) {
+  const devices = async () =>
+    (
+      await api<{ data: (DeviceRow & { ip_addrs_private: string[] })[] }>(page, `/api/servers?o=${o}&limit=100`)
+    ).data.filter((d) => d.connected && d.pending_patches > 0);
+  await expect.poll(async () => (await devices()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+  const device = (await devices())[3]!;
+  const packages = await api<{ data: DevicePackage[] }>(
+    page,
+    `/api/servers/${device.id}/packages?o=${o}&needs_update=true&limit=100`,
+  );
+  const cve = packages.data.find((p) => p.patch?.cves.length)!.patch!.cves[0]!;
+  const csv = `Hostname,IP,CVE ID,Severity\r\n${device.hostname},${device.ip_addrs_private[0] ?? ''},${cve},High\r\ne2e-pages-unknown,10.254.1.1,${cve},High\r\n`;
+  const uploaded = await page.request.post(`/api/orgs/${o}/tasks/patch/batches/upload?o=${o}&source=generic`, {
+    multipart: { file: { name: `e2e-pages-${Date.now()}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) } },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(202);
+  const batchId = ((await uploaded.json()) as { id: number }).id;
+  await expect
+    .poll(async () => (await api<{ status: string }>(page, `/api/orgs/${o}/tasks/batches/${batchId}?o=${o}`)).status)
+    .toBe('ready');
+  const accepted = await page.request.post(`/api/orgs/${o}/tasks/batches/${batchId}/accept?o=${o}`, { data: {} });
+  expect(accepted.status(), await accepted.text()).toBe(200);
+  const taskId = ((await accepted.json()) as { task_ids: number[] }).task_ids[0]!;
+  return { batchId, taskId, cve };
+}
+
 /** Concrete paths for the route table's patterns with parameters, from the zone's own objects. */
 export async function concretePaths(page: Page, o: number): Promise<Record<string, string>> {
   const { groupId, policyId } = await groupAndPolicy(page, o);
+  const { batchId, taskId, cve } = await acceptedBatch(page, o);
   return {
+    [PATHS.taskBatch]: pathTo(PATHS.taskBatch, { batchId }),
+    [PATHS.taskBatchIssues]: pathTo(PATHS.taskBatchIssues, { batchId }),
+    [PATHS.taskDetail]: pathTo(PATHS.taskDetail, { taskId }),
+    [PATHS.remediationBatch]: pathTo(PATHS.remediationBatch, { batchId }),
+    [PATHS.remediationSolutions]: pathTo(PATHS.remediationSolutions, { batchId }),
+    [PATHS.remediationUnknownDevices]: pathTo(PATHS.remediationUnknownDevices, { batchId }),
+    [PATHS.remediationCve]: pathTo(PATHS.remediationCve, { cve }),
     [PATHS.deviceDetail]: await firstLink(page, o, PATHS.devices, /^\/devices\/\d+$/),
     [PATHS.policyDetail]: pathTo(PATHS.policyDetail, { policyId }),
     [PATHS.groupDetail]: pathTo(PATHS.groupDetail, { groupId }),
@@ -83,7 +125,16 @@ export function mainPages(concrete: Record<string, string>): string[] {
     concrete[PATHS.groupDetail]!,
     PATHS.workletCatalog,
     concrete[PATHS.workletDetail]!,
+    PATHS.tasksList,
+    PATHS.taskBatches,
+    concrete[PATHS.taskBatch]!,
+    concrete[PATHS.taskBatchIssues]!,
+    concrete[PATHS.taskDetail]!,
     PATHS.remediations,
+    concrete[PATHS.remediationBatch]!,
+    concrete[PATHS.remediationSolutions]!,
+    concrete[PATHS.remediationUnknownDevices]!,
+    concrete[PATHS.remediationCve]!,
     PATHS.reportsHome,
     PATHS.profile,
     PATHS.users,

@@ -11,6 +11,7 @@ export default defineConfig({
     './src/db/installers.schema.ts',
     './src/db/remediation.schema.ts',
     './src/db/reports.schema.ts',
+    './src/db/activity.schema.ts',
   ],
   out: './drizzle',
   // Timestamped file names (STYLE.md): two branches adding a migration do not collide on 0001.

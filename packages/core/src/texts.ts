@@ -77,4 +77,13 @@ export const TEXTS = {
     workletInvalidMessage: 'Selected worklet does not have a valid ID, please contact support.',
     workletInvalid: 'Error: Selected worklet does not have a valid ID, please contact support.',
   },
+  uploads: {
+    /** Spec B section 5: the rule an uploaded file's name must follow (scanner batches). */
+    fileNameRule: 'File names must not contain spaces and may use only letters, digits and _ - . ~',
+  },
+  /** The remediations view and its downloads (spec B section 8). */
+  remediation: {
+    unknownHosts: 'Unknown Hosts',
+    csvUnsupported: 'Error: This browser does not support downloading CSV files.',
+  },
 } as const;

@@ -20,6 +20,8 @@ import { opsRoutes } from './http/ops.routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerTextGuard } from './http/text-guard';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { activityRoutes } from './modules/activity/activity.routes';
+import { logCommandOutcome } from './modules/activity/agent-outcomes.service';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { invitationsRoutes } from './modules/invitations/invitations.routes';
@@ -41,6 +43,7 @@ import { applyTaskCommandResult } from './modules/remediation/tasks/task-results
 import { cvesRoutes } from './modules/remediation/cves/cves.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { extractsRoutes } from './modules/reports/extracts.routes';
+import { batchesModule } from './modules/remediation/batches/batches.module';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
 import { RequestLogController } from './logger';
@@ -165,6 +168,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await cvesRoutes(app, ctx);
   await reportsRoutes(app, ctx);
   await extractsRoutes(app, ctx);
+  await batchesModule(app, ctx);
+  // Last: the other subscribers have applied the result the event reports.
+  commandEvents.onCommandFinished('the activity log', (event) => logCommandOutcome(ctx, event));
+  await activityRoutes(app, ctx);
   await bespokeRoutes(app);
 
   return app;

@@ -68,8 +68,10 @@ const ZEnv = z
      * The address people use to reach the console, e.g. `https://patch.example.com`. Used
      * for the Origin check, absolute links and security settings: when it starts with
      * `https://`, session cookies are `Secure` and named `__Host-pw_session`, HSTS is sent
-     * and the CSP upgrades insecure requests. Unset: the server trusts the Host header and
-     * assumes plain HTTP (fine on localhost, not for production).
+     * and the CSP upgrades insecure requests. Unset: the server assumes plain HTTP and builds
+     * mailed links (unlock, invitation) from the Host header only when that names this
+     * machine (localhost, 127.0.0.0/8, ::1); from any other, no unlock link is mailed and
+     * inviting answers 409 (fine on localhost, not for production).
      */
     PATCHWELL_PUBLIC_URL: httpUrl('PATCHWELL_PUBLIC_URL').optional(),
     /**

@@ -12,6 +12,7 @@ import { chooseLogFormat, createLogger } from './logger';
 import { BootstrapError, bootstrap } from './modules/accounts/bootstrap';
 import { backfillCompliance } from './modules/devices/compliance.store';
 import { startDemoFleet } from './modules/accounts/demo.fleet';
+import { startDemoScans } from './modules/accounts/demo.scan';
 import { startCommandSweeper } from './modules/commands/commands.sweep';
 import { startTaskJobSync } from './modules/remediation/tasks/task-results.service';
 import { createMailer } from './modules/mail/mail.transport';
@@ -46,7 +47,7 @@ const boot = await bootstrap(ctx).catch(async (err: unknown) => {
   process.exit(1);
 });
 // Devices from before the one compliance rule (or just seeded) get their state and reason.
-await backfillCompliance(ctx.db);
+await backfillCompliance(ctx.db, ctx.clock.now());
 
 const app = await buildApp(ctx);
 const address = await app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
@@ -80,6 +81,8 @@ if (demoFleet?.zones.length) {
     `Simulated demo devices: ${demoFleet.zones.map((z) => `${z.count} in ${z.name}`).join(', ')} (PATCHWELL_DEMO_DEVICES=0 turns them off)`,
   );
 }
+// The demo's sample scan waits for those devices' inventories, in the background.
+const demoScans = demoFleet ? startDemoScans({ ...ctx, batchBuilder: app.batchBuilder }, demoFleet) : undefined;
 // Plain stdout, not the JSON log: this is what a person starting the server reads.
 process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -103,7 +106,14 @@ async function shutdown(signal: string): Promise<void> {
   try {
     await shutdownGracefully({
       app,
-      jobs: [...(demoFleet ? [demoFleet] : []), sweeper, commandSweeper, taskJobSync, reportJobs],
+      jobs: [
+        ...(demoScans ? [demoScans] : []),
+        ...(demoFleet ? [demoFleet] : []),
+        sweeper,
+        commandSweeper,
+        taskJobSync,
+        reportJobs,
+      ],
       db: handle,
       drainMs: config.shutdownDrainMs,
     });

@@ -34,8 +34,14 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
   const devices = new Map<string, FakeDevice>();
   let nextId = 1;
   let nextCommandId = 100;
-  let unavailable = 0;
+  let unavailable: { left: number; path: RegExp | null; retryAfterS: number | null } = {
+    left: 0,
+    path: null,
+    retryAfterS: null,
+  };
   const requests: string[] = [];
+  /** Every answer, in order: the request, its status, and when it was sent (ms since the epoch). */
+  const answers: { request: string; status: number; at: number }[] = [];
 
   const byToken = (req: http.IncomingMessage) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -47,15 +53,19 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const send = (status: number, body?: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
+        const url = req.url ?? '';
+        const request = `${req.method} ${url}`;
+        const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
+          answers.push({ request, status, at: Date.now() });
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
           res.end(body === undefined ? '' : JSON.stringify(body));
         };
-        const url = req.url ?? '';
-        requests.push(`${req.method} ${url}`);
-        if (unavailable > 0) {
-          unavailable--;
-          return send(503, { code: 'unavailable', message: 'Try later.' });
+        requests.push(request);
+        if (unavailable.left > 0 && (!unavailable.path || unavailable.path.test(request))) {
+          unavailable.left--;
+          const retryAfter: Record<string, string> =
+            unavailable.retryAfterS === null ? {} : { 'retry-after': String(unavailable.retryAfterS) };
+          return send(503, { code: 'unavailable', message: 'Try later.' }, retryAfter);
         }
         const json = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : {};
         if (url === '/api/agent/v1/enroll') {
@@ -159,6 +169,7 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
     accessKey,
     devices,
     requests,
+    answers,
     /** Queues a command for a device (wakes its long-poll). */
     queue(machineId: string, type: AgentCommand['type'], args: AgentCommand['args'] = {}, timeout_s = 60): number {
       const d = devices.get(machineId);
@@ -180,9 +191,12 @@ export async function startFakeAgentServer(options: { accessKey?: string; interv
       devices.get(machineId)!.removed = true;
       devices.get(machineId)!.wake?.();
     },
-    /** The next n requests answer 503. */
-    failNext(n: number) {
-      unavailable = n;
+    /**
+     * The next n requests (only those whose `METHOD /path` matches `path`, when given) answer
+     * 503, with `Retry-After: retryAfterS` when given, as the server does while its database restarts.
+     */
+    failNext(n: number, options: { path?: RegExp; retryAfterS?: number } = {}) {
+      unavailable = { left: n, path: options.path ?? null, retryAfterS: options.retryAfterS ?? null };
     },
     async close() {
       for (const d of devices.values()) d.wake?.();

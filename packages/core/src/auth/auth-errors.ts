@@ -23,18 +23,8 @@ export const AUTH_ERRORS = {
   },
   /** 410: an unlock link that was used, replaced or has expired. */
   unlockGone: { code: 'auth.unlock_expired', message: 'This unlock link has expired or was already used.' },
-  /** 429: too many failed sign-ins from this address or for this account; `Retry-After` says when to retry. */
-  rateLimited: {
-    code: 'auth.rate_limited',
-    message: (minutes: number) =>
-      `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-  },
-  /** 429: too many sign-ups from this address; each attempt costs a password hash. */
-  signUpRateLimited: {
-    code: 'auth.rate_limited',
-    message: (minutes: number) =>
-      `Too many sign-up attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-  },
+  // 429s (too many sign-ins or sign-ups) are `auth.sign_in_rate_limited` and
+  // `auth.sign_up_rate_limited` in the error catalogue; both answer with `auth.rate_limited`.
   /** 409 on sign-up, with `errors.email`. */
   emailTaken: { code: 'auth.email_taken', message: 'An account with this email already exists.' },
   /** 403: a state-changing request from another site. */

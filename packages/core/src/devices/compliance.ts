@@ -1,5 +1,14 @@
 import type { PatchSeverity } from '../agent/agent-protocol.schema';
-import { patchesText, policyStandingReason, type PolicyStanding } from '../policies/policy-compliance';
+import {
+  describePolicyStanding,
+  patchAgeWords,
+  patchesText,
+  SEVERITY_ORDER,
+  SEVERITY_WORDS,
+  summaryCount,
+  type PatchSummary,
+  type PolicyStanding,
+} from '../policies/policy-compliance';
 import type { Compliance } from './devices.schema';
 
 /**
@@ -13,32 +22,32 @@ import type { Compliance } from './devices.schema';
  *    Critical or High one needs attention; others are pending.
  *
  * The reason is one sentence naming what decided the state: the policy (the first by name
- * when several share the worst status) or the patches.
+ * when several share the worst status) and the patches it is about, by severity and age
+ * ("Needs remediation: 2 High patches older than 30 days from policy Servers nightly failed
+ * to install."), or the device's own patches.
  */
 
-export type DeviceCompliance = { state: Compliance; reason: string };
-
-/** Pending patches of a device, counted by severity. */
-export type PatchCounts = Partial<Record<PatchSeverity, number>>;
+export type DeviceCompliance = {
+  state: Compliance;
+  reason: string;
+  /**
+   * When the reason's words change by themselves, as the patches it names age into the next
+   * bucket (ISO 8601); null when they never do. Whoever stores the reason words it again then.
+   */
+  reasonChangesAt: string | null;
+};
 
 export type ComplianceInput = {
   /** The device's statuses with the policies that target it. */
   standings: readonly PolicyStanding[];
-  /** Its pending patches by severity. */
-  patches: PatchCounts;
+  /** Its pending patches by severity, with the newest one's publication date. */
+  patches: PatchSummary;
+  /** The instant the reason speaks of (patch ages). */
+  now: Date;
 };
 
 const RANK: Record<Compliance, number> = { compliant: 0, pending: 1, needs_attention: 2 };
 const URGENT: readonly PatchSeverity[] = ['critical', 'high'];
-const SEVERITY_ORDER: readonly PatchSeverity[] = ['critical', 'high', 'medium', 'low', 'none', 'unknown'];
-const SEVERITY_WORDS: Record<PatchSeverity, string> = {
-  critical: 'Critical',
-  high: 'High',
-  medium: 'Medium',
-  low: 'Low',
-  none: 'no-severity',
-  unknown: 'unknown-severity',
-};
 
 /** The worse of two states. */
 export function worseOf(a: Compliance, b: Compliance): Compliance {
@@ -51,25 +60,45 @@ export function complianceOf(severities: readonly PatchSeverity[]): Compliance {
   return severities.some((s) => URGENT.includes(s)) ? 'needs_attention' : 'pending';
 }
 
-function count(patches: PatchCounts, s: PatchSeverity): number {
-  return Math.max(0, Math.trunc(patches[s] ?? 0));
+/** The newest publication date among these severities' patches; null when any is unknown. */
+function newestOf(patches: PatchSummary, severities: readonly PatchSeverity[]): string | null {
+  let newest: string | null = null;
+  for (const s of severities) {
+    if (summaryCount(patches, s) === 0) continue;
+    const at = patches[s]?.newestPublishedAt ?? null;
+    if (at === null || Number.isNaN(Date.parse(at))) return null;
+    if (newest === null || Date.parse(at) > Date.parse(newest)) newest = at;
+  }
+  return newest;
 }
 
-function fromPatches(patches: PatchCounts): DeviceCompliance {
-  const total = SEVERITY_ORDER.reduce((n, s) => n + count(patches, s), 0);
-  if (total === 0) return { state: 'compliant', reason: 'No pending patches, and no policy has run on this device.' };
-  const urgent = URGENT.filter((s) => count(patches, s) > 0);
-  if (urgent.length) {
-    const parts = urgent.map((s) => `${count(patches, s)} ${SEVERITY_WORDS[s]}`).join(' and ');
-    const n = urgent.reduce((sum, s) => sum + count(patches, s), 0);
+const at = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function fromPatches(patches: PatchSummary, now: Date): DeviceCompliance {
+  const total = SEVERITY_ORDER.reduce((n, s) => n + summaryCount(patches, s), 0);
+  if (total === 0) {
     return {
-      state: 'needs_attention',
-      reason: `${parts} ${n === 1 ? 'patch' : 'patches'} pending, and no policy has run on this device.`,
+      state: 'compliant',
+      reason: 'No pending patches, and no policy has run on this device.',
+      reasonChangesAt: null,
     };
   }
+  const urgent = URGENT.filter((s) => summaryCount(patches, s) > 0);
+  if (urgent.length) {
+    const parts = urgent.map((s) => `${summaryCount(patches, s)} ${SEVERITY_WORDS[s]}`).join(' and ');
+    const n = urgent.reduce((sum, s) => sum + summaryCount(patches, s), 0);
+    const age = patchAgeWords(newestOf(patches, urgent), now);
+    return {
+      state: 'needs_attention',
+      reason: `${parts} ${n === 1 ? 'patch' : 'patches'}${age.text} pending, and no policy has run on this device.`,
+      reasonChangesAt: at(age.changesAt),
+    };
+  }
+  const age = patchAgeWords(newestOf(patches, SEVERITY_ORDER), now);
   return {
     state: 'pending',
-    reason: `${patchesText(total)} pending (none Critical or High), and no policy has run on this device.`,
+    reason: `${patchesText(total)}${age.text} pending (none Critical or High), and no policy has run on this device.`,
+    reasonChangesAt: at(age.changesAt),
   };
 }
 
@@ -79,17 +108,21 @@ function compare(a: string, b: string): number {
 
 /** A device's overall state and why (see the rule above). */
 export function deviceCompliance(input: ComplianceInput): DeviceCompliance {
-  if (!input.standings.length) return fromPatches(input.patches);
+  if (!input.standings.length) return fromPatches(input.patches, input.now);
   const state = input.standings.reduce<Compliance>((worst, s) => worseOf(worst, s.status), 'compliant');
   // By policy name, then by reason, so the same standings in any order give the same sentence.
   const deciding = input.standings
     .filter((s) => s.status === state)
-    .map((s) => [s.policyName, policyStandingReason(s)] as const)
-    .sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]));
+    .map((s) => [s.policyName, describePolicyStanding(s, input.now)] as const)
+    .sort((a, b) => compare(a[0], b[0]) || compare(a[1].text, b[1].text));
   if (state === 'compliant' && deciding.length > 1) {
-    return { state, reason: `Up to date with all ${deciding.length} of its policies.` };
+    return { state, reason: `Up to date with all ${deciding.length} of its policies.`, reasonChangesAt: null };
   }
   const first = deciding[0]![1];
   const more = deciding.length - 1;
-  return { state, reason: more ? `${first} (and ${more} more ${more === 1 ? 'policy' : 'policies'})` : first };
+  return {
+    state,
+    reason: more ? `${first.text} (and ${more} more ${more === 1 ? 'policy' : 'policies'})` : first.text,
+    reasonChangesAt: at(first.changesAt),
+  };
 }

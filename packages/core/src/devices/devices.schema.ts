@@ -128,7 +128,7 @@ export const ZDevice = z.object({
   pending_patches: z.number().int(),
   /** Compliance state (devices/compliance.ts: the worst of its policy statuses, or from its patches without one). */
   compliance: ZCompliance,
-  /** Why it has that state, one sentence (e.g. "Needs remediation: policy Servers nightly failed: 2 patches not installed."). */
+  /** Why it has that state, one sentence (e.g. "Needs remediation: 2 High patches older than 30 days from policy Servers nightly failed to install."). */
   compliance_reason: z.string(),
   /** Enrolment time (ISO 8601). */
   create_time: z.string(),

@@ -1,3 +1,4 @@
+import type { PatchSeverity } from '../agent/agent-protocol.schema';
 import type { Compliance } from '../devices/devices.schema';
 import { DEVICE_POLICY_STATUS_CODES, type PolicyResultStatus } from './policy-runs.schema';
 
@@ -49,6 +50,79 @@ export function policyStatusCode(compliance: Compliance): number {
   return DEVICE_POLICY_STATUS_CODES[compliance];
 }
 
+/** A device's pending patches of one severity: how many, and when the newest of them was published. */
+export type SeverityPatches = {
+  count: number;
+  /** ISO 8601; null when any of them has no publication date (their age is then not told). */
+  newestPublishedAt: string | null;
+};
+
+/** Pending patches by severity (those of a device, or those a policy's last result selected and still pending). */
+export type PatchSummary = Partial<Record<PatchSeverity, SeverityPatches>>;
+
+/** Most severe first. */
+export const SEVERITY_ORDER: readonly PatchSeverity[] = ['critical', 'high', 'medium', 'low', 'none', 'unknown'];
+export const SEVERITY_WORDS: Record<PatchSeverity, string> = {
+  critical: 'Critical',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+  none: 'no-severity',
+  unknown: 'unknown-severity',
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The age words of patches whose newest is `days` old, on the spec's outstanding-patch age
+ * buckets (spec B section 9: under 15 days, 16–30, 31–60, 61–89, 90+), and the age in days
+ * at which the words next change (null in the last bucket).
+ */
+export function patchAgeBucket(days: number): { words: string | null; changesAtDays: number | null } {
+  if (days >= 90) return { words: '90 or more days old', changesAtDays: null };
+  if (days > 60) return { words: 'older than 60 days', changesAtDays: 90 };
+  if (days > 30) return { words: 'older than 30 days', changesAtDays: 61 };
+  if (days > 15) return { words: 'older than 15 days', changesAtDays: 31 };
+  return { words: null, changesAtDays: 16 };
+}
+
+/** Text that holds until `changesAt` (epoch ms; null: for good), when patch ages move it to another bucket. */
+export type Worded = { text: string; changesAt: number | null };
+
+/** The age words of patches whose newest was published at `newest` (null when unknown: no words, no change). */
+export function patchAgeWords(newest: string | null, now: Date): Worded {
+  const published = newest === null ? Number.NaN : Date.parse(newest);
+  if (Number.isNaN(published)) return { text: '', changesAt: null };
+  const { words, changesAtDays } = patchAgeBucket(Math.floor((now.getTime() - published) / DAY_MS));
+  return {
+    text: words ? ` ${words}` : '',
+    changesAt: changesAtDays === null ? null : published + changesAtDays * DAY_MS,
+  };
+}
+
+export function summaryCount(summary: PatchSummary, severity: PatchSeverity): number {
+  return Math.max(0, Math.trunc(summary[severity]?.count ?? 0));
+}
+
+/**
+ * "2 High patches older than 30 days", "1 Critical patch (and 3 more)": the most severe
+ * patches of the summary, how old their newest is, and how many others there are; null
+ * for an empty summary. `plural` says which verb follows.
+ */
+export function patchesPhrase(summary: PatchSummary, now: Date): (Worded & { plural: boolean }) | null {
+  const worst = SEVERITY_ORDER.find((s) => summaryCount(summary, s) > 0);
+  if (!worst) return null;
+  const count = summaryCount(summary, worst);
+  const total = SEVERITY_ORDER.reduce((n, s) => n + summaryCount(summary, s), 0);
+  const age = patchAgeWords(summary[worst]?.newestPublishedAt ?? null, now);
+  const more = total > count ? ` (and ${total - count} more)` : '';
+  return {
+    text: `${count} ${SEVERITY_WORDS[worst]} ${count === 1 ? 'patch' : 'patches'}${age.text}${more}`,
+    changesAt: age.changesAt,
+    plural: total > 1,
+  };
+}
+
 /** What a reason needs to know of a device's status with one policy. */
 export type PolicyStanding = {
   /** The policy's name. */
@@ -60,6 +134,11 @@ export type PolicyStanding = {
   simulated: boolean;
   /** Patches (or the package) the last result installs or tried to. */
   patchCount: number;
+  /**
+   * Those of the last result's patches the device still reports pending, by severity (with
+   * their age); absent or empty when none is (a package, a worklet, or all installed since).
+   */
+  patches?: PatchSummary;
   /** Exit code of the last worklet evaluation, when any. */
   evaluationExitCode: number | null;
 };
@@ -69,8 +148,40 @@ export function patchesText(n: number): string {
   return `${n} ${n === 1 ? 'patch' : 'patches'}`;
 }
 
+/** Why a device has this status with this policy, in one sentence, and until when it holds. */
+export function describePolicyStanding(s: PolicyStanding, now: Date): Worded {
+  const name = `policy ${s.policyName}`;
+  const selected = s.patches ? patchesPhrase(s.patches, now) : null;
+  if (selected && s.status !== 'compliant' && s.lastResultStatus !== null) {
+    // "2 High patches older than 30 days from policy Servers nightly …": the patches it is about, first.
+    const what = `${selected.text} from ${name}`;
+    const worded = (text: string): Worded => ({ text, changesAt: selected.changesAt });
+    const are = selected.plural ? 'are' : 'is';
+    if (s.status === 'pending') {
+      if (s.simulated) {
+        return worded(
+          `Pending: ${what} ${selected.plural ? 'were' : 'was'} only simulated (the agent runs without --allow-changes).`,
+        );
+      }
+      if (s.lastResultStatus === 'in_progress') return worded(`Pending: ${what} ${are} installing.`);
+      if (s.lastResultStatus === 'pending')
+        return worded(`Pending: ${what} ${selected.plural ? 'wait' : 'waits'} to install.`);
+    } else if (s.lastResultStatus === 'error') {
+      return worded(`Needs remediation: ${what} failed to install.`);
+    } else if (s.lastResultStatus === 'timed_out') {
+      return worded(`Needs remediation: ${what} did not install in time.`);
+    }
+  }
+  return { text: plainReason(s), changesAt: null };
+}
+
 /** Why a device has this status with this policy, in one sentence. */
-export function policyStandingReason(s: PolicyStanding): string {
+export function policyStandingReason(s: PolicyStanding, now: Date): string {
+  return describePolicyStanding(s, now).text;
+}
+
+/** The reason without the patches' severities and ages (none known, or none left pending). */
+function plainReason(s: PolicyStanding): string {
   const name = `policy ${s.policyName}`;
   const work = s.patchCount > 0 ? `: ${patchesText(s.patchCount)}` : '';
   switch (s.status) {

@@ -17,9 +17,34 @@ export type RemediationSeverity = z.infer<typeof ZRemediationSeverity>;
 export const BATCH_UPLOAD_MAX_ROWS = 20_000;
 /** Largest accepted upload: 32 MiB (a 20,000-row Tenable export with long solution texts is ~15 MiB). */
 export const BATCH_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Most host × CVE findings one upload may expand to. A Qualys row names every CVE of its QID
+ * in one cell (a Windows cumulative update lists dozens), so 20,000 rows can hold far more
+ * findings than rows; past this the file is refused rather than stored half.
+ */
+export const BATCH_UPLOAD_MAX_FINDINGS = 200_000;
+
+/** What Patchwell reads from a scanner's column (several columns may feed the host's names). */
+export const SCANNER_FIELDS = [
+  'host',
+  'netbios',
+  'fqdn',
+  'ip',
+  'os',
+  'cve',
+  'severity',
+  'cvss',
+  'title',
+  'solution',
+  'status',
+] as const;
+export const ZScannerField = z.enum(SCANNER_FIELDS);
+export type ScannerField = z.infer<typeof ZScannerField>;
 
 /** One column a provider's export is read by (FIELD-NOTES 3.4 HeaderObject). */
 export const ZScannerColumn = z.object({
+  /** What Patchwell reads from the column. */
+  field: ZScannerField,
   /** The header as the scanner writes it. */
   name: z.string(),
   /** Other headers accepted for the same column (scanner versions and report templates differ). */
@@ -40,6 +65,8 @@ export const ZScannerFormat = z.object({
   /** The export the columns are taken from, e.g. "Tenable.io / Nessus CSV export". */
   export_name: z.string(),
   headers: z.array(ZScannerColumn),
+  /** How the scanner's severity values map to the product's scale (the raw value is kept). */
+  severity_scale: z.string(),
   /** A short example file the upload dialog shows as the expected format. */
   example: z.string(),
   max_rows: z.number().int(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZOsFamily } from '../agent/agent-protocol.schema';
 import { ZPaging } from '../paging.schema';
+import { ZCveId } from '../remediation/cves.schema';
 
 /**
  * The worklet catalogue (`GET /api/worklet-catalog`, spec B sections 2 and 7): ready-made
@@ -88,6 +89,13 @@ export const ZWorkletCatalogMeta = z.strictObject({
   verified: z.literal(true),
   /** Variables at the top of both scripts, empty when none. */
   parameters: z.array(ZWorkletParameter).default([]),
+  /**
+   * CVEs the remediation mitigates on its own, without a patch (a configuration that removes
+   * the vulnerable component or path). A scanner batch offers the worklet for these CVEs on
+   * devices of its OS family that have no pending patch fixing them. Only where the vendor
+   * names this change as a full workaround; omitted for hardening with no CVE of its own.
+   */
+  cves: z.array(ZCveId).max(100).optional(),
 });
 export type WorkletCatalogMeta = z.infer<typeof ZWorkletCatalogMeta>;
 

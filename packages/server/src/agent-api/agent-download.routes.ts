@@ -5,11 +5,6 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import { AppError } from '../domain/errors';
 import { AGENT_BUNDLE_NAME, AGENT_DOWNLOAD_PATH, agentBundle, type AgentBundleSource } from './agent-bundle';
 
-export const AGENT_BUNDLE_MISSING = {
-  code: 'agent.bundle_missing',
-  message: 'The agent is not built on this server: run "npm run build -w @patchwell/agent".',
-};
-
 /**
  * `GET /api/agent/v1/download/patchwell-agent.cjs`: the agent for the install instructions.
  * Public: it is the same open-source code for everyone and carries no secret (the zone key
@@ -35,7 +30,7 @@ export async function agentDownloadRoutes(
     },
     async (request, reply) => {
       const bundle = await source.read();
-      if (!bundle) throw new AppError(AGENT_BUNDLE_MISSING.code, 404, AGENT_BUNDLE_MISSING.message);
+      if (!bundle) throw new AppError('agent.bundle_missing');
       const etag = `"${bundle.sha256}"`;
       reply.headers({
         etag,

@@ -10,6 +10,7 @@ import type {
 import type { AppContext } from '../context';
 import { queueEvaluations } from '../engine/results';
 import { appError, notFound } from '../domain/errors';
+import { logDeviceOutcomes } from '../modules/activity/activity.service';
 import { hashAccessKey } from '../modules/zones/access-key';
 import { findZoneByAccessKeyHash } from '../modules/zones/zones.store';
 import { ensureDefaultGroup } from '../modules/devices/groups.store';
@@ -62,6 +63,15 @@ export async function enroll(ctx: Ctx, body: EnrollBody): Promise<EnrollResult> 
   const device = await applyHostImport(ctx.db, zone.id, enrolled, body.hostname, now);
   // The old token stops working here at once, and on other nodes through NOTIFY (or the cache TTL).
   if (previousTokenHash) await ctx.agents.forget([device.id]);
+  await logDeviceOutcomes(ctx, [
+    {
+      zoneId: zone.id,
+      deviceId: device.id,
+      action: 'agent.enroll',
+      object: { type: 'device', id: device.id },
+      details: { re_enrolled: previousTokenHash !== null, agent_version: body.agent_version },
+    },
+  ]);
   return {
     device_id: device.id,
     device_uuid: device.uuid,

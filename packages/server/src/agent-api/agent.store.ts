@@ -165,7 +165,7 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
         pendingPatches: input.patches.length,
       })
       .where(eq(devices.id, deviceId));
-    await refreshCompliance(tx, [deviceId]);
+    await refreshCompliance(tx, [deviceId], now);
     await tx
       .insert(deviceDetails)
       .values({ deviceId, detail: system, updatedAt: now })

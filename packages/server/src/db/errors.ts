@@ -76,10 +76,5 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return visit(err, 0);
 }
 
-/** The answer while the database is unavailable: clients retry after `retryAfterS` (agents do, with backoff). */
-export const DATABASE_UNAVAILABLE = {
-  status: 503,
-  code: 'unavailable',
-  message: 'The service is briefly unavailable. Please try again in a moment.',
-  retryAfterS: 5,
-} as const;
+/** While the database is unavailable, clients are told to retry after this many seconds (agents do, with backoff). */
+export const DATABASE_RETRY_AFTER_S = 5;

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   boolean,
   index,
   integer,
@@ -310,28 +309,5 @@ export const policyEvaluations = pgTable(
   (t) => [index('policy_evaluations_device_idx').on(t.deviceId, t.policyId)],
 );
 
-/**
- * What people and keys did in a zone, for the reports issue's activity log: who (`user_id`,
- * and `via` session or api_key), what (`action`, e.g. `policy.create`), on what
- * (`object_type`, `object_id`), with `details`.
- */
-export const activityLog = pgTable(
-  'activity_log',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    organizationId: integer('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    via: text('via').notNull(),
-    action: text('action').notNull(),
-    objectType: text('object_type').notNull(),
-    objectId: text('object_id'),
-    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('activity_log_org_time_idx').on(t.organizationId, t.createdAt),
-    index('activity_log_object_idx').on(t.organizationId, t.objectType, t.objectId),
-  ],
-);
+// The activity log moved to its own file (its module owns it); old imports keep working.
+export { activityLog } from './activity.schema';

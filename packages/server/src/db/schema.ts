@@ -424,6 +424,8 @@ export const devices = pgTable(
     compliance: text('compliance').$type<Compliance>().notNull().default('compliant'),
     /** Why, one sentence; empty until the rule first ran for the device. */
     complianceReason: text('compliance_reason').notNull().default(''),
+    /** When the reason's words change by themselves (the patches it names age into the next bucket); the engine's tick rewords it then. */
+    complianceReasonChangesAt: tstz('compliance_reason_changes_at'),
     pendingPatches: integer('pending_patches').notNull().default(0),
     createdAt: createdAt(),
   },
@@ -457,6 +459,14 @@ export const devices = pgTable(
       .where(sql`${t.removedAt} is null and ${t.pendingPatches} > 0`),
     index('devices_group_idx').on(t.groupId),
     index('devices_tags_idx').using('gin', t.tags),
+    // Only the few rows each finds: devices the compliance rule has not run on yet (the
+    // start's backfill, ~nothing after the first start), and reasons due to be reworded.
+    index('devices_compliance_unset_idx')
+      .on(t.id)
+      .where(sql`${t.complianceReason} = '' and ${t.removedAt} is null`),
+    index('devices_reason_changes_idx')
+      .on(t.complianceReasonChangesAt)
+      .where(sql`${t.complianceReasonChangesAt} is not null and ${t.removedAt} is null`),
   ],
 );
 

@@ -14,6 +14,10 @@ export type Authz = {
   readonly userId: number;
   /** How the caller authenticated. */
   readonly via: 'session' | 'api_key';
+  /** The API key the request came with (null for sessions), for the activity log. */
+  readonly apiKeyId: number | null;
+  /** The client's address as the server's `TRUST_PROXY` setting reads it, for the activity log. */
+  readonly clientAddress: string | null;
   /** True once a decision was recorded. */
   readonly decided: boolean;
   /**
@@ -29,12 +33,19 @@ export type Authz = {
 };
 
 /** A fresh, undecided authorization for a request made by `actor`. */
-export function createAuthz(actor: Actor, userId: number, via: Authz['via']): Authz {
+export function createAuthz(
+  actor: Actor,
+  userId: number,
+  via: Authz['via'],
+  origin: { apiKeyId?: number | null; clientAddress?: string | null } = {},
+): Authz {
   let decided = false;
   return {
     actor,
     userId,
     via,
+    apiKeyId: origin.apiKeyId ?? null,
+    clientAddress: origin.clientAddress ?? null,
     get decided() {
       return decided;
     },

@@ -6,8 +6,24 @@ import {
   reserveCommandIds,
   type NewCommand,
 } from '../modules/commands/commands.service';
-import { findCandidateDevices, findSlots, updateRun, type PolicyRow, type RunRow, type Tx } from './engine.store';
-import { allocateResultIds, cancelSuperseded, insertResults, upsertStandings, type NewResult } from './results.store';
+import {
+  findCandidateDevices,
+  findSlots,
+  lockPolicyRunStart,
+  updateRun,
+  type PolicyRow,
+  type RunRow,
+  type Tx,
+} from './engine.store';
+import {
+  allocateResultIds,
+  cancelSuperseded,
+  findOpenCommandRuns,
+  insertResults,
+  upsertStandings,
+  type NewResult,
+} from './results.store';
+import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
 import { planRun } from './plans';
 import { upsertApprovals } from './plans.store';
 import { targetsDevice } from './targets';
@@ -22,10 +38,16 @@ import { targetsDevice } from './targets';
  * for catch-up (`configuration.missed_patch_window`); the engine queues its command when
  * the device next checks in (results.ts `queueCatchUps`). Otherwise the device missed this
  * run: its result is `canceled` with the reason.
+ *
+ * Overlap: a device on which another run of the policy still has a command open (a
+ * scheduled slot while a "Run now" is running, or the other way round after a race) is
+ * skipped, its result `canceled` with the open run named, so no device ever holds two open
+ * commands of one policy. The policy's run-start lock orders this with run starts and other
+ * dispatches on every node.
  */
 export async function dispatchRun(
   tx: Tx,
-  ctx: Pick<AppContext, 'clock'>,
+  ctx: Pick<AppContext, 'clock' | 'logger'>,
   run: RunRow,
   policy: PolicyRow,
 ): Promise<number[]> {
@@ -44,16 +66,36 @@ export async function dispatchRun(
   const targeted = candidates.filter(
     (d) => (chosen ? true : targetsDevice(policy, d)) && (!isLocalSlot || d.timezone === run.tzKey),
   );
-  const { plans, approvals } = await planRun(tx, policy, targeted, run.trigger, now);
+  await lockPolicyRunStart(tx, policy.id);
+  const busy = await findOpenCommandRuns(
+    tx,
+    policy.id,
+    targeted.map((d) => d.id),
+    run.id,
+  );
+  const free = busy.size ? targeted.filter((d) => !busy.has(d.id)) : targeted;
+  if (busy.size) {
+    ctx.logger.info(
+      {
+        runId: run.id,
+        policyId: policy.id,
+        trigger: run.trigger,
+        skipped: busy.size,
+        openRuns: [...new Set(busy.values())],
+      },
+      'policy run skips devices where another run of the policy is still open',
+    );
+  }
+  const { plans, approvals } = await planRun(tx, policy, free, run.trigger, now);
   const catchUp = run.trigger === 'manual' || policy.configuration.missed_patch_window === true;
 
   await cancelSuperseded(
     tx,
     policy.id,
-    targeted.map((d) => d.id),
+    free.map((d) => d.id),
     now,
   );
-  const resultIds = await allocateResultIds(tx, plans.length);
+  const resultIds = await allocateResultIds(tx, plans.length + busy.size);
   const commandIds = await reserveCommandIds(tx, plans.length);
   const results: NewResult[] = [];
   const commands: NewCommand[] = [];
@@ -113,7 +155,20 @@ export async function dispatchRun(
       });
     }
   });
-  await insertResults(tx, results);
+  // Skipped devices keep the standing their open run gives them.
+  const skipped: NewResult[] = [...busy].map(([deviceId, openRunId], i) => ({
+    id: resultIds[plans.length + i]!,
+    runId: run.id,
+    policyId: policy.id,
+    organizationId: policy.organizationId,
+    deviceId,
+    selectedPatches: [],
+    createdAt: now,
+    status: 'canceled',
+    message: `Skipped: run ${openRunId} of this policy is still open on this device.`,
+    finishedAt: now,
+  }));
+  await insertResults(tx, [...results, ...skipped]);
   await queuePreparedCommands(tx, commands);
 
   // The next patch time shown per device: the slot's next run (its own timezone's for local-time policies).
@@ -148,12 +203,21 @@ export async function dispatchRun(
   const failed = results.filter((r) => r.status === 'error').length;
   await updateRun(tx, run.id, {
     status: open ? 'queued' : failed ? 'error' : 'completed',
-    deviceCount: results.length,
+    deviceCount: results.length + skipped.length,
     successCount: results.filter((r) => r.status === 'success').length,
     errorCount: failed,
     pendingCount: open,
     queuedAt: now,
     finishedAt: open ? null : now,
   });
+  // One event per run, however many devices it reaches (each device's outcome is logged as it finishes).
+  await logActivity(
+    { db: tx, clock: ctx.clock },
+    SYSTEM_ACTOR,
+    policy.organizationId,
+    'policy.run_dispatched',
+    { type: 'policy', id: policy.id, name: policy.name },
+    { run_id: run.id, trigger: run.trigger, devices: results.length, commands: commands.length },
+  );
   return wake;
 }

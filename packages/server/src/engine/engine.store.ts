@@ -182,6 +182,17 @@ export async function lockCreatedRun(tx: Tx, runId?: number) {
   return row;
 }
 
+/**
+ * Serialises run starts of one policy until the caller's transaction ends (every node:
+ * an advisory lock in PostgreSQL), so two "Run now" cannot both find no open run, and a run's dispatch
+ * sees every command an earlier run of the policy queued (dispatch.ts).
+ */
+export async function lockPolicyRunStart(tx: Tx, policyId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${RUN_START_LOCK}::int, ${policyId}::int)`);
+}
+/** The advisory lock space of run starts (the first key of the two-key form). */
+const RUN_START_LOCK = 0x5057_0006;
+
 export async function updateRun(db: Exec, runId: number, patch: Partial<RunRow>) {
   await db.update(policyRuns).set(patch).where(eq(policyRuns.id, runId));
 }

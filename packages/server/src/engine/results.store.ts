@@ -74,6 +74,35 @@ export async function insertResults(db: Exec, rows: NewResult[]) {
   }
 }
 
+/**
+ * Devices among `deviceIds` with a command of the policy still open (pending or in progress)
+ * from a run other than `runId`, each with that run's id.
+ */
+export async function findOpenCommandRuns(
+  db: Exec,
+  policyId: number,
+  deviceIds: number[],
+  runId: number,
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const chunk of chunks(deviceIds, 10_000)) {
+    const rows = await db
+      .select({ deviceId: policyDeviceResults.deviceId, runId: policyDeviceResults.runId })
+      .from(policyDeviceResults)
+      .where(
+        and(
+          eq(policyDeviceResults.policyId, policyId),
+          inArray(policyDeviceResults.status, ['pending', 'in_progress']),
+          sql`${policyDeviceResults.commandId} is not null`,
+          sql`${policyDeviceResults.runId} <> ${runId}`,
+          sql`${policyDeviceResults.deviceId} = any(${sql.param(chunk)}::int[])`,
+        ),
+      );
+    for (const r of rows) out.set(r.deviceId, r.runId);
+  }
+  return out;
+}
+
 /** Results of earlier runs still waiting for these devices to come back: a newer run replaces them. */
 export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: number[], now: Date) {
   for (const chunk of chunks(deviceIds, 5000)) {
@@ -137,6 +166,7 @@ export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Dat
   await refreshCompliance(
     db,
     rows.map((r) => r.deviceId),
+    now,
   );
 }
 
@@ -160,7 +190,7 @@ export async function recordEvaluation(
       target: [devicePolicyStatus.deviceId, devicePolicyStatus.policyId],
       set: { status, evaluationExitCode: row.exitCode, updatedAt: row.now },
     });
-  await refreshCompliance(db, [row.deviceId]);
+  await refreshCompliance(db, [row.deviceId], row.now);
 }
 
 /** A command's final outcome, copied onto the result it carries out. */

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyRuns } from '../db/policies.schema';
 import { startTestApp, type TestApp } from '../test/app';
-import { flushLastSeen, checkinAs } from '../test/agents';
+import { flushLastSeen, checkinAs, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
 import { createTestClock } from '../test/clock';
 import { createTestDb, type TestDbHandle } from '../test/db';
@@ -13,6 +13,7 @@ import {
   inventoriedDevice,
   patch,
   patchPolicyBody,
+  postResult,
   type TestZone,
 } from '../test/policy-fixtures';
 
@@ -162,6 +163,63 @@ describe('devices offline at run time', () => {
     ]);
     const run = await (await adminOf(z)).get(`/api/policies/${catchUp.id}/runs/${caught!.id}?o=${z.o}`);
     expect(run.body.status).toBe('running');
+  }, 120_000);
+});
+
+describe('a scheduled slot while a "Run now" of the policy is open', () => {
+  it('skips the devices the open run still holds and records why; the others get their command', async () => {
+    clock.set('2026-03-14T01:50:00.000Z');
+    const z = await buildPolicyZone(nodeA);
+    const devices = [];
+    for (const name of ['busy-1', 'busy-2', 'free-3']) {
+      devices.push(await inventoriedDevice(nodeA, z, name, { patches: [patch('openssl', 'critical')] }));
+    }
+    const [one, two, three] = devices as [EnrolledDevice, EnrolledDevice, EnrolledDevice];
+    for (const d of devices) await checkinAs(nodeA, d.token);
+    await flushLastSeen(nodeA);
+    const policy = await create(
+      z,
+      patchPolicyBody([z.defaultGroupId], { patch_rule: 'all' }, { name: 'Nightly overlap', ...EVERY_DAY_AT_2 }),
+    );
+    const admin = await adminOf(z);
+    for (const d of [one, two]) {
+      const started = await admin.post(`/api/policies/${policy.id}/action?o=${z.o}`, {
+        action: 'remediateServer',
+        serverId: d.id,
+      });
+      expect(started.status).toBe(202);
+    }
+    const manual = await commandsOf(nodeA, one);
+    expect(manual).toHaveLength(1);
+
+    // The slot comes due while both manual runs' commands are still open.
+    clock.set('2026-03-14T02:00:20.000Z');
+    for (const d of devices) await checkinAs(nodeA, d.token);
+    await flushLastSeen(nodeA);
+    await Promise.all([nodeA.app.policyEngine.tick(), nodeB.app.policyEngine.tick()]);
+    const [scheduled] = (await runsOf([policy.id])).filter((r) => r.trigger === 'schedule');
+    const results = await resultsOf(z, policy.id, scheduled!.id);
+    const byName = new Map(results.map((r) => [r.server_name, r]));
+    expect(byName.get('busy-1')).toMatchObject({ status: 'canceled', command_id: null });
+    expect(byName.get('busy-1')!.message).toMatch(/^Skipped: run \d+ of this policy is still open on this device\.$/);
+    expect(byName.get('busy-2')).toMatchObject({ status: 'canceled', command_id: null });
+    expect(byName.get('free-3')).toMatchObject({ status: 'pending' });
+    expect(byName.get('free-3')!.command_id).not.toBeNull();
+    // Each device holds one open command of the policy, never two.
+    expect(await commandsOf(nodeA, one)).toEqual([]);
+    expect(await commandsOf(nodeA, three)).toHaveLength(1);
+
+    // Once the manual run has finished on a device, the next slot reaches it again.
+    expect((await postResult(nodeA, one, manual[0]!.id, { status: 'success', exit_code: 0 })).status).toBe(204);
+    clock.set('2026-03-15T02:00:20.000Z');
+    for (const d of devices) await checkinAs(nodeA, d.token);
+    await flushLastSeen(nodeA);
+    await nodeB.app.policyEngine.tick();
+    const next = (await runsOf([policy.id])).find((r) => r.scheduledFor?.toISOString() === '2026-03-15T02:00:00.000Z');
+    const again = new Map((await resultsOf(z, policy.id, next!.id)).map((r) => [r.server_name, r]));
+    expect(again.get('busy-1')).toMatchObject({ status: 'pending' });
+    expect(again.get('busy-2')).toMatchObject({ status: 'canceled' });
+    expect(again.get('free-3')).toMatchObject({ status: 'canceled' });
   }, 120_000);
 });
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { dispatchRun } from './dispatch';
 import { findNextDue, insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
 import { refreshOpenRuns } from './results.store';
+import { rewordAgedReasons } from '../modules/devices/compliance.store';
 import type { CommandFinished } from '../modules/commands/commands.events';
 import { applyCommandResult, queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
@@ -25,10 +26,17 @@ const SLOT_BATCH = 50;
 /** The due timer fires this long after the due instant, so the slot reads as due on the database's clock too. */
 const DUE_SLACK_MS = 20;
 
-export type TickReport = { runsCreated: number; runsDispatched: number; catchUps: number; resultsSynced: number };
+export type TickReport = {
+  runsCreated: number;
+  runsDispatched: number;
+  catchUps: number;
+  resultsSynced: number;
+  /** Devices whose compliance reason was reworded as its patches aged into the next bucket. */
+  reasonsReworded: number;
+};
 
 export type PolicyEngine = {
-  /** One pass: new local slots, due slots → runs, dispatch, catch-ups, results and run counts. */
+  /** One pass: new local slots, due slots → runs, dispatch, catch-ups, results and run counts, aged reasons. */
   tick(): Promise<TickReport>;
   /** Dispatches one run now (a "run now" from the console) and wakes its devices. */
   dispatch(runId: number): Promise<void>;
@@ -107,7 +115,8 @@ export function createPolicyEngine(
     const catchUps = await queueCatchUps(ectx);
     const resultsSynced = await syncResults(ctx);
     await refreshOpenRuns(ctx.db, ctx.clock.now());
-    return { runsCreated, runsDispatched, catchUps, resultsSynced };
+    const reasonsReworded = await rewordAgedReasons(ctx.db, ctx.clock.now());
+    return { runsCreated, runsDispatched, catchUps, resultsSynced, reasonsReworded };
   };
 
   // Besides the interval, each tick arms a timer for the next due slot when it falls before

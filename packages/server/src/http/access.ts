@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { AppContext } from '../context';
 import { readSessionToken } from '../modules/auth/cookie';
 import { resolveSession, type SessionUser } from '../modules/auth/sessions.service';
@@ -59,7 +58,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /** The user of a `session` route reached with a session cookie (set by the access hook). */
 export function requireUser(request: FastifyRequest): SessionUser {
-  if (!request.user) throw new AppError(AUTH_ERRORS.unauthenticated.code, 401, AUTH_ERRORS.unauthenticated.message);
+  if (!request.user) throw new AppError('auth.unauthenticated');
   return request.user;
 }
 
@@ -103,11 +102,11 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
     if (config?.access !== 'session') return;
     if (bearer !== undefined) {
       const key = await authenticateApiKey(ctx, bearer);
-      request.authz = createAuthz(key.actor, key.userId, 'api_key');
+      request.authz = createAuthz(key.actor, key.userId, 'api_key', { apiKeyId: key.keyId, clientAddress: request.ip });
       return;
     }
     if (config.basicSignIn && /^basic(\s|$)/i.test(request.headers.authorization ?? '')) return;
-    if (!token) throw new AppError(AUTH_ERRORS.unauthenticated.code, 401, AUTH_ERRORS.unauthenticated.message);
+    if (!token) throw new AppError('auth.unauthenticated');
     const user = await resolveSession(ctx, token);
     request.user = user;
     // Read from the database on this request: a changed role or account role applies at once.
@@ -115,6 +114,7 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
       { accountId: user.accountId, isGlobalAdmin: user.isGlobalAdmin, zoneRoles: user.zoneRoles },
       user.id,
       'session',
+      { clientAddress: request.ip },
     );
   });
 }

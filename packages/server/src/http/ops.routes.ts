@@ -88,11 +88,7 @@ export async function opsRoutes(
     },
     async (request, reply) => {
       if (!mayReadMetrics(request, ctx.config.metricsToken)) {
-        throw new AppError(
-          'metrics.forbidden',
-          403,
-          'Metrics are served to this machine only, or with the bearer token set in METRICS_TOKEN.',
-        );
+        throw new AppError('metrics.forbidden');
       }
       reply.header('content-type', deps.registry.contentType);
       return deps.registry.metrics();

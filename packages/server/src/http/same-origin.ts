@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 
@@ -19,6 +18,6 @@ export function isCrossSite(request: FastifyRequest, config: Pick<Config, 'publi
 /** Refuses a cross-site request (403 `csrf`): SameSite=Lax still lets top-level GETs and some POSTs through. */
 export function assertSameOrigin(request: FastifyRequest, config: Pick<Config, 'publicUrl'>): void {
   if (isCrossSite(request, config)) {
-    throw new AppError(AUTH_ERRORS.crossSite.code, 403, AUTH_ERRORS.crossSite.message);
+    throw new AppError('csrf');
   }
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TEXTS } from '@patchwell/core/texts';
 import { sessionCookieName } from '../modules/auth/cookie';
 import type { Config } from '../config';
 import { AppError, type FieldErrors } from './errors';
@@ -56,7 +55,7 @@ function collect(value: unknown, path: string[], out: string[], depth = 0): void
 
 function refuse(fields: string[]): AppError {
   const errors: FieldErrors = Object.fromEntries(fields.map((f) => [f, [TEXT_GUARD_MESSAGE]]));
-  return new AppError('validation', 400, TEXTS.validation.summary, errors);
+  return new AppError('validation', { fieldErrors: errors });
 }
 
 /** The text a Basic `Authorization` header carries once decoded (sign-in reads it as UTF-8). */

@@ -18,13 +18,12 @@ export async function registerSingleFileUploads(scope: FastifyInstance, fileSize
   });
 }
 
+/** The upload's own answers, each a catalogue entry saying what the route takes. */
 export type UploadTexts = {
-  /** Error code prefix, e.g. `installers` (`installers.not_multipart`, `installers.no_file`). */
-  code: string;
-  /** What to upload, e.g. "the installer". */
-  upload: string;
-  /** What to choose, e.g. "an installer file". */
-  choose: string;
+  /** 415 for a request that is not multipart, e.g. `installers.not_multipart`. */
+  notMultipart: 'installers.not_multipart' | 'host_imports.not_multipart' | 'batches.not_multipart';
+  /** 400 for a form without a file, e.g. `installers.no_file`. */
+  noFile: 'installers.no_file' | 'host_imports.no_file' | 'batches.no_file';
   /** The 413 answer for a file over the limit. */
   tooLarge: () => AppError;
 };
@@ -32,15 +31,11 @@ export type UploadTexts = {
 /** The request's first file part, unread (the caller streams or buffers it; {@link isTooLarge} maps a 413 then). */
 export async function firstFilePart(request: FastifyRequest, texts: UploadTexts): Promise<MultipartFile> {
   if (!request.isMultipart()) {
-    throw new AppError(
-      `${texts.code}.not_multipart`,
-      415,
-      `Upload ${texts.upload} as multipart/form-data (a form with one file field).`,
-    );
+    throw new AppError(texts.notMultipart);
   }
   try {
     const part = await request.file();
-    if (!part) throw new AppError(`${texts.code}.no_file`, 400, `Choose ${texts.choose} to upload.`);
+    if (!part) throw new AppError(texts.noFile);
     // The edge text guard sees JSON bodies only; a file name is text a store may keep too.
     if (isUnstorableText(part.filename)) {
       part.file.resume();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
 import { policies } from '../db/policies.schema';
-import { remediationTasks } from '../db/remediation.schema';
+import { remediationBatches, remediationTasks } from '../db/remediation.schema';
 import { dataExtracts } from '../db/reports.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
@@ -56,6 +56,7 @@ type Kind =
   | 'policy'
   | 'policyUuid'
   | 'task'
+  | 'batch'
   | 'cveException'
   | 'cve'
   | 'extract';
@@ -74,7 +75,10 @@ const PARAM_KINDS: Record<string, Kind> = {
   exceptionId: 'cveException',
   policyUuid: 'policyUuid',
   extractId: 'extract',
+  batchId: 'batch',
 };
+/** Path parameters that name no object but a fixed value of an enum (`/tasks/{type}/batches`). */
+const FIXED_PARAMS: Record<string, string> = { type: 'patch' };
 const SEGMENT_KINDS: Record<string, Kind> = {
   accounts: 'account',
   orgs: 'zone',
@@ -211,7 +215,12 @@ function paramSets(route: GuardedRoute, world: World): Record<string, number | s
   const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   let sets: Record<string, number | string>[] = [{}];
   for (const name of names) {
-    sets = sets.flatMap((set) => kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })));
+    const fixed = FIXED_PARAMS[name];
+    sets = sets.flatMap((set) =>
+      fixed !== undefined
+        ? [{ ...set, [name]: fixed }]
+        : kindsOf(route.url, name).map((kind) => ({ ...set, [name]: world.ids[kind] })),
+    );
   }
   return sets;
 }
@@ -297,6 +306,18 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       updatedAt: t.clock.now(),
     })
     .returning();
+  const [batch] = await t.db
+    .insert(remediationBatches)
+    .values({
+      organizationId: zoneId,
+      source: 'generic',
+      fileName: `${label}BATCH-${id}.csv`,
+      status: 'ready',
+      createdBy: member.id,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
   const cves = await buildCveObjects(t, zoneId, label);
   const [extract] = await t.db
     .insert(dataExtracts)
@@ -325,6 +346,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       extract: extract!.id,
       cve: cves.cve,
       cveException: cves.exceptionId,
+      batch: batch!.id,
     },
     markers: [
       accountName,
@@ -339,6 +361,7 @@ async function buildWorld(label: string, accountId: number, accountName: string,
       `${label}POLICY-${id}`,
       `${label}TASK-${id}`,
       ...cves.markers,
+      `${label}BATCH-${id}`,
     ],
   } satisfies World;
 }
@@ -523,6 +546,19 @@ describe('route matrix', () => {
       'GET /api/reports/policy-results/:policyUuid',
       'POST /api/reports/data-extracts',
       'GET /api/reports/data-extracts/:extractId/csv',
+      'GET /api/orgs/:orgId/tasks/:type/batches/formats',
+      'POST /api/orgs/:orgId/tasks/:type/batches/upload',
+      'GET /api/orgs/:orgId/tasks/batches',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/issues',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/vulnerabilities',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/solutions',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/unknown-hosts',
+      'POST /api/orgs/:orgId/tasks/batches/:batchId/accept',
+      'POST /api/orgs/:orgId/tasks/batches/:batchId/reject',
+      'GET /api/orgs/:orgId/tasks/batches/:batchId/csv',
+      'GET /api/events',
+      'GET /api/events/csv',
     ]) {
       expect(keys).toContain(expected);
     }

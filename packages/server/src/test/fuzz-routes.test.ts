@@ -319,7 +319,8 @@ function casesFor(
     urlTemplate.replace(/\{(\w+)\}/g, (_, name: string) => path[name] ?? 'x') + (q ? `?${q}` : '');
   const jsonSchema = op.requestBody?.content?.['application/json']?.schema;
   const isMultipart =
-    Boolean(op.requestBody?.content?.['multipart/form-data']) || /imports$|installers$/.test(urlTemplate);
+    Boolean(op.requestBody?.content?.['multipart/form-data']) ||
+    /imports$|installers$|batches\/upload$/.test(urlTemplate);
   const body = known ?? (jsonSchema ? sample(jsonSchema, ids) : undefined);
   const baseQuery = encodeQuery(query);
   const cases: Case[] = [];
@@ -374,7 +375,7 @@ function casesFor(
         'hosts.csv',
         Buffer.from('hostname,notes\nfuzz-2,a\u0000b\n'),
         'CSV cell with NUL',
-        urlTemplate.endsWith('imports'),
+        /imports$|batches\/upload$/.test(urlTemplate),
       ],
       [
         'hosts.csv',

@@ -39,6 +39,8 @@ export type ApiClientOptions = {
 export type ApiClient = {
   request<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
   configure(options: Partial<ApiClientOptions>): void;
+  /** The absolute URL a request to `path` goes to (for calls made outside `request`: uploads with progress). */
+  url(path: string, query?: Record<string, QueryValue>): URL;
 };
 
 /**
@@ -88,13 +90,16 @@ function asErrorBody(body: unknown): ApiErrorBody | null {
 export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
   const options: ApiClientOptions = { ...initial };
 
-  async function request<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
-    const timeoutMs = opts.timeoutMs ?? QUERY_TIMEOUT_MS;
-    const search = opts.query ? encodeQuery(opts.query) : '';
-    const url = new URL(
+  function url(path: string, query?: Record<string, QueryValue>): URL {
+    const search = query ? encodeQuery(query) : '';
+    return new URL(
       path + (search ? `${path.includes('?') ? '&' : '?'}${search}` : ''),
       options.baseUrl ?? pageOrigin(),
     );
+  }
+
+  async function request<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    const timeoutMs = opts.timeoutMs ?? QUERY_TIMEOUT_MS;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
@@ -111,7 +116,7 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
     try {
       let response: Response;
       try {
-        response = await fetch(url, {
+        response = await fetch(url(path, opts.query), {
           method: opts.method ?? 'GET',
           headers,
           body,
@@ -147,6 +152,7 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
 
   return {
     request,
+    url,
     configure(next) {
       Object.assign(options, next);
     },

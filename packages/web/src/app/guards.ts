@@ -3,7 +3,7 @@ import { meetsTier } from '@patchwell/core/rules/tiers';
 import type { QueryClient } from '@tanstack/react-query';
 import { data, redirect, type LoaderFunctionArgs } from 'react-router';
 import { checkSession, cachedProfile } from '../features/auth/auth.api';
-import { can, canAccessGlobal, canSeeApns, canSeeSecurity, isFeatureOn } from './access';
+import { can, canAccessGlobal, canSeeApns, canSeeSecurity, isFeatureOn, isZoneAdmin } from './access';
 import { trackDeprecatedRoute } from './analytics';
 import { PATHS, consolePath, settingsTabPath } from './paths';
 import { queryClient as defaultQueryClient } from './query-client';
@@ -44,6 +44,12 @@ export const needsFlag =
   (flag: Parameters<typeof isFeatureOn>[1], on: boolean, fallback: string): Check =>
   ({ profile }) =>
     isFeatureOn(profile, flag) === on ? null : fallback;
+
+/** Admin-only pages (the tasks list, spec B sections 2 and 6): zone administrators and global administrators. */
+export const needsZoneAdmin =
+  (fallback: string): Check =>
+  ({ profile, zoneId }) =>
+    isZoneAdmin(profile, zoneId) ? null : fallback;
 
 export const needsGlobalAccess: Check = ({ profile }) => (canAccessGlobal(profile) ? null : NOT_FOUND);
 

@@ -40,6 +40,8 @@ beforeAll(async () => {
     'GET /api/banners': () => ({ body: [] }),
     'GET /api/servers': () => ({ body: { data: [], size: 0 } }),
     'GET /api/servergroups': () => ({ body: [] }),
+    'GET /api/events': () => ({ body: { data: [], size: 0, size_capped: false } }),
+    'GET /api/users': () => ({ body: [] }),
     'GET /api/orgs/1/packages': () => ({ body: { data: [], size: 0 } }),
     'GET /api/orgs/2/packages': () => ({ body: { data: [], size: 0 } }),
     'GET /api/dashboard': () => ({
@@ -195,6 +197,7 @@ describe('guards and redirects', () => {
   it.each([
     ['/reports-overview?o=1', '/reports/overview?o=1'],
     ['/reports-noncompliant?o=1', '/reports/needs-attention?o=1'],
+    ['/activity-log?o=1', '/reports/activity-log?o=1'],
     ['/device-detail?s=42&o=1', '/devices/42?o=1'],
     ['/group-editor?gid=7&o=1', '/manage/groups/7?o=1'],
     ['/group-editor?o=1', '/manage/groups/create-group?o=1'],

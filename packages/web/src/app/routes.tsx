@@ -132,14 +132,100 @@ const shellRoutes: RouteObject[] = [
         ),
       },
       {
+        // The tasks list: admin only, and replaced by the remediations view while AVR is on (spec B section 2).
         path: 'tasks',
-        loader: g((m) => m.guard([m.needsFlag(AVR, false, PATHS.manageHome)])),
-        ...placeholder('tasks'),
+        loader: g((m) => m.guard([m.needsFlag(AVR, false, PATHS.manageHome), m.needsZoneAdmin(PATHS.manageHome)])),
+        lazy: lazyPage(
+          () => import('../features/tasks/TasksPage'),
+          (m) => m.TasksPage,
+        ),
+      },
+      {
+        path: 'tasks/batches',
+        loader: g((m) => m.guard([m.needsPermission('Task', 'read', PATHS.manageHome)])),
+        lazy: lazyPage(
+          () => import('../features/tasks/BatchesPage'),
+          (m) => m.BatchesPage,
+        ),
+      },
+      {
+        path: 'tasks/batches/:batchId',
+        loader: g((m) => m.guard([m.needsPermission('Task', 'read', PATHS.manageHome)])),
+        lazy: lazyPage(
+          () => import('../features/tasks/BatchDetailPage'),
+          (m) => m.BatchDetailPage,
+        ),
+        children: [
+          {
+            index: true,
+            lazy: lazyPage(
+              () => import('../features/tasks/batch/BatchDetailsTab'),
+              (m) => m.BatchDetailsTab,
+            ),
+          },
+          {
+            path: 'potential-issues',
+            lazy: lazyPage(
+              () => import('../features/tasks/batch/BatchIssuesTab'),
+              (m) => m.BatchIssuesTab,
+            ),
+          },
+        ],
+      },
+      {
+        path: 'tasks/tasks/:taskId',
+        loader: g((m) => m.guard([m.needsPermission('Task', 'read', PATHS.manageHome)])),
+        lazy: lazyPage(
+          () => import('../features/tasks/TaskDetailPage'),
+          (m) => m.TaskDetailPage,
+        ),
       },
       {
         path: 'remediations',
         loader: g((m) => m.guard([m.needsFlag(AVR, true, PATHS.manageHome)])),
-        ...placeholder('remediations'),
+        lazy: lazyPage(
+          () => import('../features/remediations/RemediationsPage'),
+          (m) => m.RemediationsPage,
+        ),
+      },
+      {
+        path: 'remediations/cves/:cve',
+        loader: g((m) => m.guard([m.needsFlag(AVR, true, PATHS.manageHome)])),
+        lazy: lazyPage(
+          () => import('../features/remediations/CvePage'),
+          (m) => m.CvePage,
+        ),
+      },
+      {
+        path: 'remediations/:batchId',
+        loader: g((m) => m.guard([m.needsFlag(AVR, true, PATHS.manageHome)])),
+        lazy: lazyPage(
+          () => import('../features/remediations/RemediationBatchPage'),
+          (m) => m.RemediationBatchPage,
+        ),
+        children: [
+          {
+            index: true,
+            lazy: lazyPage(
+              () => import('../features/remediations/batch/VulnerabilitiesTab'),
+              (m) => m.VulnerabilitiesTab,
+            ),
+          },
+          {
+            path: 'solutions',
+            lazy: lazyPage(
+              () => import('../features/remediations/batch/SolutionsTab'),
+              (m) => m.SolutionsTab,
+            ),
+          },
+          {
+            path: 'unknown-devices',
+            lazy: lazyPage(
+              () => import('../features/remediations/batch/UnknownHostsTab'),
+              (m) => m.UnknownHostsTab,
+            ),
+          },
+        ],
       },
       {
         path: 'worklet-catalog',
@@ -208,7 +294,13 @@ const shellRoutes: RouteObject[] = [
           (m) => m.DataExtractsPage,
         ),
       },
-      { path: 'activity-log', ...placeholder('reportsActivityLog', 2) },
+      {
+        path: 'activity-log',
+        lazy: lazyPage(
+          () => import('../features/reports/ActivityLogPage'),
+          (m) => m.ActivityLogPage,
+        ),
+      },
       {
         path: 'policy-results',
         loader: g((m) => m.guard([m.needsFlag('policy_results_page', true, PATHS.reportsHome)])),

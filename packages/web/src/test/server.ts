@@ -20,6 +20,16 @@ export async function startTestServer(routes: Record<string, TestHandler>) {
     let body = '';
     incoming.on('data', (chunk: Buffer) => (body += chunk.toString()));
     incoming.on('end', async () => {
+      // jsdom's XMLHttpRequest (uploads with progress) keeps the browser's CORS rules; the
+      // page's origin is not this server's, so answer its preflight and allow every origin.
+      res.setHeader('access-control-allow-origin', '*');
+      if (incoming.method === 'OPTIONS') {
+        res.statusCode = 204;
+        res.setHeader('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
+        res.setHeader('access-control-allow-headers', incoming.headers['access-control-request-headers'] ?? '*');
+        res.end();
+        return;
+      }
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
       const req: TestRequest = {
         method: incoming.method ?? 'GET',

@@ -3,14 +3,14 @@ import { CONSOLE_TEXTS } from '../texts';
 
 const SHOWN = 3;
 
-/** CVE ids, the first three inline and the rest counted (all of them in a tooltip). */
+/** CVE ids, the first three inline and the rest counted (all of them in a tooltip), in the text size around them. */
 export function CveList({ cves }: { cves: readonly string[] }) {
   if (cves.length === 0) return <>—</>;
   const shown = cves.slice(0, SHOWN).join(', ');
   if (cves.length <= SHOWN) return <>{shown}</>;
   return (
     <Tooltip label={cves.join(', ')} multiline w={320} withArrow>
-      <Text span size="sm" tabIndex={0}>
+      <Text span inherit tabIndex={0}>
         {shown} {CONSOLE_TEXTS.moreCount(cves.length - SHOWN)}
       </Text>
     </Tooltip>

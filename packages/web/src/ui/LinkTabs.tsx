@@ -1,7 +1,8 @@
 import { NavLink } from 'react-router';
 import classes from './LinkTabs.module.css';
 
-export type LinkTab = { label: string; to: string };
+/** `end`: active only on exactly its path (an index tab whose siblings are its subpaths). */
+export type LinkTab = { label: string; to: string; end?: boolean };
 
 /**
  * Section navigation that looks like tabs but is made of links: each tab is its own
@@ -13,7 +14,7 @@ export function LinkTabs({ tabs, label }: { tabs: LinkTab[]; label: string }) {
       <ul className={classes.list}>
         {tabs.map((tab) => (
           <li key={tab.to}>
-            <NavLink to={tab.to} className={classes.tab}>
+            <NavLink to={tab.to} end={tab.end} className={classes.tab}>
               {tab.label}
             </NavLink>
           </li>

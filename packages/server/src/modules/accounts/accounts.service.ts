@@ -4,6 +4,7 @@ import type { SignUpBody, SignUpResult } from '@patchwell/core/auth/signup.schem
 import { ONE_DAY_MS } from '@patchwell/core/constants';
 import type { Plan } from '@patchwell/core/rules/tiers';
 import type { AppContext } from '../../context';
+import { logAccountActivity } from '../activity/activity.service';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, validationError } from '../../domain/errors';
@@ -55,9 +56,7 @@ export async function createAccountWithAdmin(tx: Db, input: NewAccount) {
 }
 
 function emailTaken(): AppError {
-  return new AppError(AUTH_ERRORS.emailTaken.code, 409, AUTH_ERRORS.emailTaken.message, {
-    email: [AUTH_ERRORS.emailTaken.message],
-  });
+  return new AppError('auth.email_taken', { fieldErrors: { email: [AUTH_ERRORS.emailTaken.message] } });
 }
 
 /**
@@ -79,8 +78,8 @@ export async function signUp(
   const passwordHash = await hashPassword(body.password);
   let created: Awaited<ReturnType<typeof createAccountWithAdmin>>;
   try {
-    created = await ctx.db.transaction((tx) =>
-      createAccountWithAdmin(tx, {
+    created = await ctx.db.transaction(async (tx) => {
+      const made = await createAccountWithAdmin(tx, {
         accountName: body.company,
         zone: {
           name: body.company,
@@ -90,8 +89,18 @@ export async function signUp(
         },
         admin: { email: body.email, firstname: body.firstname, lastname: body.lastname, passwordHash },
         now,
-      }),
-    );
+      });
+      await logAccountActivity(
+        ctx,
+        { userId: made.user.id, via: 'session', clientAddress: meta.ip },
+        made.account.id,
+        'account.signup',
+        { type: 'account', id: made.account.id, name: made.account.name },
+        { zone: made.zone.name, endpoints: body.endpoints },
+        tx,
+      );
+      return made;
+    });
   } catch (err) {
     // Two sign-ups with one e-mail at the same moment: the unique index decides.
     if (isUniqueViolation(err, 'users_email_unique')) throw emailTaken();

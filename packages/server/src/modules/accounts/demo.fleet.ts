@@ -4,6 +4,7 @@
  * devices are seeded, so a restart on the same DATA_DIR brings back the same machines.
  */
 import { startFleet } from '@patchwell/agent/simulate/fleet';
+import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 import type { AppContext } from '../../context';
 import { findUserByEmail } from '../users/users.store';
 import { accessKeyOf } from '../zones/zone-settings.service';
@@ -13,9 +14,19 @@ import { DEMO_ADMIN_EMAIL } from './demo.seed';
 /** Where the devices go: three quarters to the first zone, the rest to the second. */
 const DEMO_FLEET_ZONES = ['Headquarters', 'Cloud Servers'] as const;
 
+export type DemoFleetZone = {
+  name: string;
+  zoneId: number;
+  count: number;
+  /** The zone's simulated machines as they started (generated from the seed). */
+  machines(): SimMachine[];
+  /** Whether every device of the zone has sent its inventory once. */
+  isReported(): boolean;
+};
+
 export type DemoFleet = {
-  /** Devices per zone name, as started. */
-  zones: { name: string; count: number }[];
+  /** Devices per zone, as started. */
+  zones: DemoFleetZone[];
   stop(): Promise<void>;
 };
 
@@ -26,6 +37,9 @@ export type DemoFleet = {
  */
 const withoutKeepAlive: typeof fetch = (input, init = {}) =>
   fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
+
+/** The first devices of each zone hold a long-poll open: commands reach them at once. */
+export const DEMO_LONG_POLL_DEVICES = 4;
 
 /** Splits `total` devices over the demo zones (32 → 24 and 8). */
 export function demoFleetSizes(total: number): number[] {
@@ -62,7 +76,7 @@ export async function startDemoFleet(
     (await findAccountZoneIds(ctx.db, admin.accountId)).map((id) => findZone(ctx.db, id)),
   );
   const plan = demoFleetPlan(total);
-  const fleets: { name: string; count: number; fleet: ReturnType<typeof startFleet> }[] = [];
+  const fleets: { name: string; zoneId: number; count: number; fleet: ReturnType<typeof startFleet> }[] = [];
   for (const [i, name] of DEMO_FLEET_ZONES.entries()) {
     const zone = zones.find((z) => z?.name === name);
     const { count, seed, hostNumberOffset } = plan[i]!;
@@ -75,15 +89,21 @@ export async function startDemoFleet(
       count,
       seed,
       hostNumberOffset,
-      longPollDevices: Math.min(count, 4),
+      longPollDevices: Math.min(count, DEMO_LONG_POLL_DEVICES),
       concurrency: 8,
       fetch: withoutKeepAlive,
       log: (message) => ctx.logger.debug({ zone: name }, `demo fleet: ${message}`),
     });
-    fleets.push({ name, count, fleet });
+    fleets.push({ name, zoneId: zone.id, count, fleet });
   }
   return {
-    zones: fleets.map(({ name, count }) => ({ name, count })),
+    zones: fleets.map(({ name, zoneId, count, fleet }) => ({
+      name,
+      zoneId,
+      count,
+      machines: () => Array.from({ length: count }, (_, i) => fleet.machine(i)),
+      isReported: () => fleet.stats().inventories >= count,
+    })),
     async stop() {
       await Promise.all(fleets.map(({ fleet }) => fleet.stop()));
     },

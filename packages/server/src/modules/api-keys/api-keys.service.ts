@@ -4,7 +4,9 @@ import { TEXTS } from '@patchwell/core/texts';
 import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '@patchwell/core/users/api-keys.schema';
 import type { AppContext } from '../../context';
+import { logAccountActivity, logActivity, type ActivityObject } from '../activity/activity.service';
 import { notFound, AppError, validationError } from '../../domain/errors';
+import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../../domain/authz';
 import { findZone } from '../zones/zones.store';
 import {
@@ -25,15 +27,6 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** `last_used_at` is written at most this often per key. */
 const TOUCH_INTERVAL_MS = ONE_MINUTE_MS;
 
-export const API_KEY_ERRORS = {
-  /** 401: unknown, revoked or expired key, or an owner who may not sign in (disabled, locked). */
-  invalid: { code: 'auth.invalid_api_key', message: 'The API key is invalid, expired or revoked.' },
-  /** 403 on creation: `zone_id: null` (every zone) is for global administrators. */
-  allZones: 'Only a global administrator can create a key for all zones.',
-  /** 403 on creation with a key: a leaked key must not be able to mint keys that outlive its revocation. */
-  fromKey: 'An API key cannot create API keys. Sign in to the console to create one.',
-} as const;
-
 /** `pw_` and 40 base62 characters (~238 bits), drawn without modulo bias. */
 export function generateApiKey(): string {
   let out = '';
@@ -50,7 +43,7 @@ function hashKey(key: string): string {
 }
 
 function invalidKey(): AppError {
-  return new AppError(API_KEY_ERRORS.invalid.code, 401, API_KEY_ERRORS.invalid.message);
+  return new AppError('auth.invalid_api_key');
 }
 
 /**
@@ -61,7 +54,10 @@ function invalidKey(): AppError {
  * so a revocation, a lost role or a disabled owner applies to the very next request.
  * @throws AppError 401 `auth.invalid_api_key`.
  */
-export async function authenticateApiKey(ctx: AppContext, key: string): Promise<{ actor: Actor; userId: number }> {
+export async function authenticateApiKey(
+  ctx: AppContext,
+  key: string,
+): Promise<{ actor: Actor; userId: number; keyId: number }> {
   if (!key.startsWith(API_KEY_PREFIX)) throw invalidKey();
   const found = await findKeyForAuth(ctx.db, hashKey(key));
   const now = ctx.clock.now();
@@ -75,6 +71,7 @@ export async function authenticateApiKey(ctx: AppContext, key: string): Promise<
   if (!lastUsed || now.getTime() - lastUsed.getTime() >= TOUCH_INTERVAL_MS) await touchKey(ctx.db, found.key.id, now);
   return {
     userId: owner.id,
+    keyId: found.key.id,
     actor: {
       accountId: owner.accountId,
       isGlobalAdmin,
@@ -122,13 +119,15 @@ export async function createApiKey(
   zoneIdOfPage: number | undefined,
   body: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
-  if (authz.via === 'api_key') throw new AppError('authz.forbidden', 403, API_KEY_ERRORS.fromKey);
+  if (authz.via === 'api_key') throw new AppError('api_keys.from_key');
   const { actor } = authz;
   const zoneId = body.zone_id === undefined ? (zoneIdOfPage ?? actor.onlyZoneId ?? undefined) : body.zone_id;
   if (zoneId === undefined) throw validationError({ zone_id: [TEXTS.validation.namedRequired('Zone')] });
   if (zoneId === null) {
     if (!actor.isGlobalAdmin || actor.accountId === null || actor.onlyZoneId != null) {
-      throw new AppError('authz.forbidden', 403, API_KEY_ERRORS.allZones, { zone_id: [API_KEY_ERRORS.allZones] });
+      throw new AppError('api_keys.all_zones', {
+        fieldErrors: { zone_id: [ERROR_CATALOGUE['api_keys.all_zones'].message] },
+      });
     }
     authz.allow('a global administrator creates a key for every zone of their account');
   } else {
@@ -147,7 +146,27 @@ export async function createApiKey(
     createdAt: now,
     expiresAt: body.expires_in_days ? new Date(now.getTime() + body.expires_in_days * ONE_DAY_MS) : null,
   });
+  await logKeyEvent(ctx, authz, row, 'api_key.create', {
+    zone: zoneId === null ? 'all zones' : zoneId,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+  });
   return { ...toApiKey(row), key };
+}
+
+/** A key's event: in its zone, or account-level for a key of every zone. Never the key or its hash. */
+async function logKeyEvent(
+  ctx: AppContext,
+  authz: Authz,
+  row: ApiKeyRow,
+  action: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const object: ActivityObject = { type: 'api_key', id: row.id, name: row.name };
+  if (row.organizationId !== null) {
+    await logActivity(ctx, authz, row.organizationId, action, object, details);
+  } else if (authz.actor.accountId !== null) {
+    await logAccountActivity(ctx, authz, authz.actor.accountId, action, object, details);
+  }
 }
 
 /**
@@ -159,4 +178,5 @@ export async function revokeApiKey(ctx: AppContext, authz: Authz, id: number): P
   if (!row || !isVisible(authz, row)) throw notFound();
   authz.allow('a user revokes their own API key');
   await revokeKey(ctx.db, row.id, ctx.clock.now());
+  await logKeyEvent(ctx, authz, row, 'api_key.revoke');
 }

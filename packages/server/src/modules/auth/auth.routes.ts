@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ZIsAuthenticated, ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZUnlockAccountBody, ZUnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
@@ -10,9 +9,10 @@ import type { AppContext } from '../../context';
 import { skipAuthorization } from '../../http/authz';
 import { AppError } from '../../domain/errors';
 import { assertSameOrigin } from '../../http/same-origin';
+import { linkOrigin } from '../../http/link-origin';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie';
 import { getProfile } from './profile.service';
-import { destroySession } from './sessions.service';
+import { signOut } from './sessions.service';
 import { parseBasicAuth, signIn } from './signin.service';
 import { unlockWithToken } from './unlock.service';
 
@@ -66,13 +66,13 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         // Basic credentials (the access hook let the request through without a session).
         const credentials = parseBasicAuth(request.headers.authorization);
         if (!credentials) {
-          throw new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
+          throw new AppError('auth.invalid_credentials');
         }
         const { user, token } = await signIn(ctx, credentials, {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
           previousToken: readSessionToken(request, ctx.config),
-          origin: `${request.protocol}://${request.host}`,
+          linkOrigin: linkOrigin(request, ctx.config),
         });
         setSessionCookie(reply, ctx.config, token);
         request.log.info({ userId: user.id }, 'signed in');
@@ -98,14 +98,14 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ZUnlockAccountResult, 400: ZApiError, 410: ZApiError },
       },
     },
-    async (request) => unlockWithToken(ctx, request.body.token),
+    async (request) => unlockWithToken(ctx, request.body.token, request.ip),
   );
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     // A GET that ends a session is state-changing: refuse it from other sites too.
     assertSameOrigin(request, ctx.config);
     const token = readSessionToken(request, ctx.config);
-    if (token) await destroySession(ctx, token);
+    if (token) await signOut(ctx, token, request.ip);
     clearSessionCookie(reply, ctx.config);
     return reply.code(204).send();
   };

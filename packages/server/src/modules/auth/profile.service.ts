@@ -2,7 +2,7 @@ import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import { ALL_PERMISSIONS, permissionKey } from '@patchwell/core/zones/permissions';
 import { GLOBAL_ADMIN_ROLE_NAME, roleAllows, roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
-import { AppError } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
 import { featuresFor } from '../shell/shell.service';
 import { findPrefs, findProfileUser, findUserZones, findZonesByIds, type ZoneRow } from './profile.store';
 
@@ -47,7 +47,7 @@ export async function getProfile(
 ): Promise<Profile> {
   const now = ctx.clock.now();
   const found = await findProfileUser(ctx.db, user.id);
-  if (!found) throw new AppError('not_found', 404, 'User not found.');
+  if (!found) throw notFound();
   const { user: u, account } = found;
   const zones = await findUserZones(ctx.db, user);
 

@@ -1,4 +1,3 @@
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
@@ -9,8 +8,8 @@ export type RateLimit = {
   kind: AttemptKind;
   limit: number;
   windowMinutes: number;
-  /** The 429 message, given the minutes until the next attempt is allowed. */
-  message: (minutes: number) => string;
+  /** The 429's catalogue entry, worded with the minutes until the next attempt is allowed. */
+  error: 'auth.sign_in_rate_limited' | 'auth.sign_up_rate_limited';
 };
 
 /**
@@ -20,9 +19,9 @@ export type RateLimit = {
  * the schema, since each may cost an argon2 hash.
  */
 export const RATE_LIMITS = {
-  signInPerAddress: { kind: 'ip', limit: 20, windowMinutes: 15, message: AUTH_ERRORS.rateLimited.message },
-  signInPerAccount: { kind: 'account', limit: 10, windowMinutes: 15, message: AUTH_ERRORS.rateLimited.message },
-  signUpPerAddress: { kind: 'signup', limit: 10, windowMinutes: 60, message: AUTH_ERRORS.signUpRateLimited.message },
+  signInPerAddress: { kind: 'ip', limit: 20, windowMinutes: 15, error: 'auth.sign_in_rate_limited' },
+  signInPerAccount: { kind: 'account', limit: 10, windowMinutes: 15, error: 'auth.sign_in_rate_limited' },
+  signUpPerAddress: { kind: 'signup', limit: 10, windowMinutes: 60, error: 'auth.sign_up_rate_limited' },
 } as const satisfies Record<string, RateLimit>;
 
 /** How long counted attempts matter: the longest window. Older rows are swept. */
@@ -37,8 +36,9 @@ const windowStart = (rule: RateLimit, now: Date) => new Date(now.getTime() - rul
 function rateLimited(rule: RateLimit, { oldest }: AttemptCount, now: Date): AppError {
   const windowMs = rule.windowMinutes * ONE_MINUTE_MS;
   const waitMs = Math.max(1000, (oldest ?? now).getTime() + windowMs - now.getTime());
-  return new AppError(AUTH_ERRORS.rateLimited.code, 429, rule.message(Math.ceil(waitMs / ONE_MINUTE_MS)), undefined, {
-    'retry-after': String(Math.ceil(waitMs / 1000)),
+  return new AppError(rule.error, {
+    wording: { minutes: Math.ceil(waitMs / ONE_MINUTE_MS) },
+    headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
   });
 }
 

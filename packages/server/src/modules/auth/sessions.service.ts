@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import {
   ONE_MINUTE_MS,
   SESSION_IDLE_DEFAULT_MINUTES,
@@ -7,6 +6,7 @@ import {
 } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
+import { logAccountActivity } from '../activity/activity.service';
 import {
   deleteSession,
   findSession,
@@ -99,7 +99,7 @@ export async function createSession(
 export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
   const id = sessionIdOf(token);
   const found = await findSession(ctx.db, id);
-  const expired = () => new AppError(AUTH_ERRORS.sessionExpired.code, 401, AUTH_ERRORS.sessionExpired.message);
+  const expired = () => new AppError('auth.session_expired');
   if (!found) throw expired();
   if (found.user.status !== 'active') {
     await deleteSession(ctx.db, id);
@@ -131,4 +131,17 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
 /** Ends the session of `token`, if it exists. */
 export async function destroySession(ctx: AppContext, token: string): Promise<void> {
   await deleteSession(ctx.db, sessionIdOf(token));
+}
+
+/** Signs out: ends the session the cookie names and logs `auth.signout` for its user. */
+export async function signOut(ctx: AppContext, token: string, clientAddress: string): Promise<void> {
+  const ended = await deleteSession(ctx.db, sessionIdOf(token));
+  if (!ended?.accountId) return;
+  await logAccountActivity(
+    ctx,
+    { userId: ended.userId, via: 'session', clientAddress },
+    ended.accountId,
+    'auth.signout',
+    { type: 'user', id: ended.userId, name: ended.email },
+  );
 }

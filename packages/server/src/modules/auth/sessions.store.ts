@@ -123,8 +123,20 @@ export async function touchSession(db: Db, id: string, lastSeenAt: Date, expires
   await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id));
 }
 
-export async function deleteSession(db: Db, id: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, id));
+/** Deletes a session; returns whose it was (null when there was none). */
+export async function deleteSession(
+  db: Db,
+  id: string,
+): Promise<{ userId: number; email: string; accountId: number | null } | null> {
+  const [row] = await db
+    .delete(sessions)
+    .where(eq(sessions.id, id))
+    .returning({
+      userId: sessions.userId,
+      email: sql<string>`(select ${users.email} from ${users} where ${users.id} = ${sessions.userId})`,
+      accountId: sql<number | null>`(select ${users.accountId} from ${users} where ${users.id} = ${sessions.userId})`,
+    });
+  return row ?? null;
 }
 
 /**

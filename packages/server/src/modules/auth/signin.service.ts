@@ -1,6 +1,6 @@
-import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
+import { logAccountActivity } from '../activity/activity.service';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { RATE_LIMITS, releaseAttempts, takeAttempts } from './rate-limits.service';
 import { createSession, destroySession, type SessionUser } from './sessions.service';
@@ -22,8 +22,8 @@ export type SignInClient = {
   userAgent: string | undefined;
   /** The session token the browser brought, if any: it ends, replaced by the new one. */
   previousToken: string | undefined;
-  /** `https://host`, for the unlock link when `PATCHWELL_PUBLIC_URL` is not set. */
-  origin: string;
+  /** Where the unlock link points (http/link-origin.ts); null: no link can be mailed safely. */
+  linkOrigin: string | null;
 };
 
 /**
@@ -41,7 +41,7 @@ export function parseBasicAuth(header: string | undefined): Credentials | null {
 }
 
 function invalidCredentials(): AppError {
-  return new AppError(AUTH_ERRORS.invalidCredentials.code, 401, AUTH_ERRORS.invalidCredentials.message);
+  return new AppError('auth.invalid_credentials');
 }
 
 /**
@@ -78,15 +78,29 @@ export async function signIn(
     ? await verifyPassword(user.passwordHash, credentials.password)
     : await verifyAgainstDummy(credentials.password);
 
+  // Sign-ins are account-level events of the user tried; an unknown address has no account
+  // to log under, and what was typed as an address (perhaps a password) is never stored.
+  const logSignIn = async (action: string, details: Record<string, unknown> = {}) => {
+    if (!user?.accountId) return;
+    const actor = { userId: user.id, via: 'session' as const, clientAddress: client.ip };
+    const object = { type: 'user', id: user.id, name: user.email };
+    await logAccountActivity(ctx, actor, user.accountId, action, object, details);
+  };
+
   if (!user || !passwordOk || user.status !== 'active') {
     // A failure: the attempt stays counted.
+    let lockedUntil: Date | null = null;
     if (user && !passwordOk) {
-      const lockedUntil = await addConsecutiveFailure(ctx.db, user.id, LOCKOUT, now);
+      lockedUntil = await addConsecutiveFailure(ctx.db, user.id, LOCKOUT, now);
       if (lockedUntil) {
         ctx.logger.warn({ userId: user.id, lockedUntil }, 'user locked after failed sign-ins');
-        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.origin);
+        if (user.status === 'active') await mailUnlockLink(ctx, user, lockedUntil, LOCKOUT.lockAt, client.linkOrigin);
       }
     }
+    await logSignIn('auth.signin_failed', {
+      reason: passwordOk ? `user ${user?.status}` : 'wrong password',
+      ...(lockedUntil ? { locked_until: lockedUntil.toISOString() } : {}),
+    });
     throw invalidCredentials();
   }
   // The right password is no failed guess, even for a locked user (who keeps getting 403, not 429).
@@ -94,14 +108,17 @@ export async function signIn(
   const lockLeftMs = user.locked ? (user.lockedUntil?.getTime() ?? Infinity) - now.getTime() : 0;
   if (lockLeftMs > 0) {
     const minutes = Number.isFinite(lockLeftMs) ? Math.ceil(lockLeftMs / 60_000) : LOCKOUT.maxLockS / 60;
-    throw new AppError(AUTH_ERRORS.locked.code, 403, AUTH_ERRORS.locked.message(minutes));
+    await logSignIn('auth.signin_failed', { reason: 'locked' });
+    throw new AppError('auth.locked', { wording: { minutes } });
   }
 
   await resetConsecutiveFailures(ctx.db, user.id, now);
   if (client.previousToken) await destroySession(ctx, client.previousToken);
-  return createSession(
+  const session = await createSession(
     ctx,
     { id: user.id, accountId: user.accountId, isGlobalAdmin: user.accountRbacRole === 'global-admin' },
     { ip: client.ip, userAgent: client.userAgent },
   );
+  await logSignIn('auth.signin');
+  return session;
 }

@@ -92,6 +92,6 @@ export async function useUnlockToken(db: Db, tokenHash: string, now: Date) {
     .update(users)
     .set({ locked: false, lockedUntil: null, failedSigninCount: 0, unlockTokenHash: null, unlockTokenExpiresAt: null })
     .where(and(eq(users.unlockTokenHash, tokenHash), gt(users.unlockTokenExpiresAt, now)))
-    .returning({ id: users.id, email: users.email });
+    .returning({ id: users.id, email: users.email, accountId: users.accountId });
   return row;
 }

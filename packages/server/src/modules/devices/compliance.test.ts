@@ -3,6 +3,8 @@ import { COMPLIANCE_STATES, type Compliance } from '@patchwell/core/devices/devi
 import { devices } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { checkinAs, flushLastSeen, type EnrolledDevice } from '../../test/agents';
+import { clientFor, cookieFor } from '../../test/authz-helpers';
+import { createTestClock } from '../../test/clock';
 import {
   buildPolicyZone,
   commandsOf,
@@ -12,7 +14,9 @@ import {
   postResult,
   type TestZone,
 } from '../../test/policy-fixtures';
-import { backfillCompliance } from './compliance.store';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/raw';
+import { backfillCompliance, WITHOUT_COMPLIANCE } from './compliance.store';
 
 /**
  * One meaning of compliance over HTTP: a fleet with patches, a policy and its results, then
@@ -20,6 +24,7 @@ import { backfillCompliance } from './compliance.store';
  * page and its policies, and the dashboard must tell the same story.
  */
 
+const clock = createTestClock('2026-03-02T09:00:00.000Z');
 let t: TestApp;
 let z: TestZone;
 let serversGroup: number;
@@ -88,14 +93,14 @@ async function agreement() {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ clock });
   z = await buildPolicyZone(t);
   const group = await z.admin.post(`/api/servergroups?o=${z.o}`, { name: 'Servers' });
   expect(group.status).toBe(201);
   serversGroup = group.body.id;
   const servers = {
     'web-1': [patch('openssl', 'critical'), patch('openssh-server', 'high')],
-    'web-2': [patch('openssh-server', 'high')],
+    'web-2': [patch('openssh-server', 'high'), patch('sudo', 'high')],
     'web-3': [patch('curl', 'medium')],
     'db-1': [],
   };
@@ -153,10 +158,83 @@ describe('compliance: one meaning on every screen', () => {
         Object.entries(fleet).map(async ([name, d]) => [name, (await detailOf(d)).detail.compliance_reason]),
       ),
     );
+    // The patches were published on 1 February; the clock reads 2 March: 29 days.
     expect(reasons['web-1']).toBe('Up to date with policy Servers nightly.');
-    expect(reasons['web-2']).toBe('Needs remediation: policy Servers nightly failed: 1 patch not installed.');
-    expect(reasons['web-3']).toMatch(/^Pending: policy Servers nightly ran as a simulation/);
-    expect(reasons['laptop-1']).toBe('1 Critical patch pending, and no policy has run on this device.');
+    expect(reasons['web-2']).toBe(
+      'Needs remediation: 2 High patches older than 15 days from policy Servers nightly failed to install.',
+    );
+    expect(reasons['web-3']).toBe(
+      'Pending: 1 Medium patch older than 15 days from policy Servers nightly was only simulated (the agent runs without --allow-changes).',
+    );
+    expect(reasons['laptop-1']).toBe(
+      '1 Critical patch older than 15 days pending, and no policy has run on this device.',
+    );
+  });
+
+  it('rewords a reason when its patches age into the next bucket, and the views still agree', async () => {
+    // Moving the clock ends the administrator's session: a new one each time.
+    const moveTo = async (at: string) => {
+      clock.set(at);
+      z.cookie = await cookieFor(t, z.user);
+      z.admin = clientFor(t, { cookie: z.cookie });
+    };
+    await moveTo('2026-03-03T23:59:00.000Z');
+    expect((await t.app.policyEngine.tick()).reasonsReworded).toBe(0);
+    // 1 February + 31 days: the patches are older than 30 days.
+    await moveTo('2026-03-04T00:00:00.000Z');
+    expect((await t.app.policyEngine.tick()).reasonsReworded).toBe(4);
+    expect((await t.app.policyEngine.tick()).reasonsReworded).toBe(0);
+    expect((await detailOf(fleet['web-2']!)).detail.compliance_reason).toBe(
+      'Needs remediation: 2 High patches older than 30 days from policy Servers nightly failed to install.',
+    );
+    expect((await detailOf(fleet['laptop-1']!)).detail.compliance_reason).toBe(
+      '1 Critical patch older than 30 days pending, and no policy has run on this device.',
+    );
+    await agreement();
+  });
+
+  it('counts a device against a policy only while the policy’s device filters select it', async () => {
+    const tagged = await z.admin.post(
+      `/api/policies?o=${z.o}`,
+      patchPolicyBody(
+        [serversGroup],
+        {
+          patch_rule: 'all',
+          device_filters_enabled: true,
+          device_filters: [{ field: 'tag', op: 'in', value: ['PROD'] }],
+        },
+        { name: 'Tagged servers' },
+      ),
+    );
+    expect(tagged.status).toBe(201);
+    const taggedId = tagged.body.id as number;
+    const tag = (action: 'tag' | 'untag') =>
+      z.admin.post(`/api/servers/batch?o=${z.o}`, { action, ids: [fleet['web-3']!.id], tags: ['prod'] });
+    expect((await tag('tag')).status).toBe(200);
+    await checkinAs(t, fleet['web-3']!.token);
+    await flushLastSeen(t);
+    expect((await z.admin.post(`/api/policies/${taggedId}/action?o=${z.o}`, { action: 'remediateAll' })).status).toBe(
+      202,
+    );
+    // Only web-3 carries the tag: it alone gets the run, and it fails there.
+    const [command] = (await commandsOf(t, fleet['web-3']!)).filter((c) => c.type === 'install_updates');
+    expect((await postResult(t, fleet['web-3']!, command!.id, { status: 'error', exit_code: 1 })).status).toBe(204);
+    const countsOf = async (id: number) =>
+      ((await z.admin.get(`/api/policies?o=${z.o}&limit=100`)).body.data as { id: number; compliance: unknown }[]).find(
+        (p) => p.id === id,
+      )!.compliance;
+    expect(await countsOf(taggedId)).toEqual({ compliant: 0, non_compliant: 1, pending: 0 });
+    expect((await detailOf(fleet['web-3']!)).detail).toMatchObject({ compliance: 'needs_attention' });
+
+    // Untagged, web-3 is no longer the policy's: its failure there stops counting everywhere.
+    expect((await tag('untag')).status).toBe(200);
+    expect(await countsOf(taggedId)).toEqual({ compliant: 0, non_compliant: 0, pending: 0 });
+    const { detail, policies } = await detailOf(fleet['web-3']!);
+    expect(policies.map((p) => p.policy_id)).toEqual([policyId]);
+    expect(detail.compliance).toBe('pending');
+    const { list } = await agreement();
+    expect(list).toEqual({ compliant: 3, pending: 2, needs_attention: 2 });
+    expect((await z.admin.del(`/api/policies/${taggedId}?o=${z.o}`)).status).toBe(204);
   });
 
   it('never counts a simulated success as compliant, and its result says simulated', async () => {
@@ -187,7 +265,7 @@ describe('compliance: one meaning on every screen', () => {
     expect(list).toEqual({ compliant: 2, pending: 2, needs_attention: 3 });
     const { detail } = await detailOf(fleet['web-1']!);
     expect(detail.compliance_reason).toBe(
-      '1 Critical and 1 High patches pending, and no policy has run on this device.',
+      '1 Critical and 1 High patches older than 30 days pending, and no policy has run on this device.',
     );
   });
 
@@ -199,13 +277,33 @@ describe('compliance: one meaning on every screen', () => {
     const { detail, policies } = await detailOf(fleet['web-2']!);
     expect(policies).toEqual([]);
     expect(detail).toMatchObject({ compliance: 'needs_attention' });
-    expect(detail.compliance_reason).toBe('1 High patch pending, and no policy has run on this device.');
+    expect(detail.compliance_reason).toBe(
+      '2 High patches older than 30 days pending, and no policy has run on this device.',
+    );
   });
 
   it('fills in devices from before the rule at start', async () => {
     await t.db.update(devices).set({ compliance: 'compliant', complianceReason: '' });
-    expect(await backfillCompliance(t.db)).toBe(Object.keys(fleet).length);
+    expect(await backfillCompliance(t.db, clock.now())).toBe(Object.keys(fleet).length);
     expect(await listCounts()).toEqual({ compliant: 2, pending: 2, needs_attention: 3 });
-    expect(await backfillCompliance(t.db)).toBe(0);
+    expect(await backfillCompliance(t.db, clock.now())).toBe(0);
+  });
+
+  it('does no backfill work on a second start: its query reads only the partial index of unset rows', async () => {
+    expect(await backfillCompliance(t.db, clock.now())).toBe(0);
+    // The plan the query gets once a table is large (at 100,000 devices a sequential scan
+    // is what the index avoids); on a test's few rows the planner would scan them anyway.
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const rows = await queryRows<{ 'QUERY PLAN': unknown }>(
+        tx as unknown as typeof t.db,
+        sql`explain (analyze, format json) ${WITHOUT_COMPLIANCE} order by id limit 5000`,
+      );
+      return JSON.stringify(rows[0]!['QUERY PLAN']);
+    });
+    expect(plan).toContain('"Index Name":"devices_compliance_unset_idx"');
+    // Nothing filtered out row by row: the index holds exactly the rows the backfill wants.
+    expect(plan).not.toContain('Rows Removed by Filter');
+    expect(plan).toMatch(/"Actual Rows":0[,}]/);
   });
 });

@@ -40,6 +40,7 @@ import {
   listDevices,
   queueCommand,
   removeDevice,
+  requireBatchPermission,
   updateDevice,
 } from './devices.service';
 
@@ -137,14 +138,26 @@ export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agen
         tags,
         summary: 'Act on up to 500 devices',
         description:
-          'tag, untag, group, scan, reboot (Endpoint.manage) or remove (Endpoint.delete). Ids of other zones are ignored.',
+          'tag, untag, group, scan, reboot (Endpoint.manage) or remove (Endpoint.delete). Ids of other zones are ignored.' +
+          IDEMPOTENCY_DOC,
         security,
         querystring: ZZoneQuery,
         body: ZDeviceBatchBody,
-        response: { 200: ZDeviceBatchResult, ...errors },
+        response: { 200: ZDeviceBatchResult, ...errors, 409: ZApiError, 422: ZApiError },
       },
     },
-    async (request) => batchDevices(dctx, requireAuthz(request), request.query.o, request.body),
+    async (request, reply) => {
+      const authz = requireAuthz(request);
+      const { o } = request.query;
+      const answer = await idempotent(
+        ctx,
+        request,
+        { userId: authz.userId, zoneId: o },
+        async () => ({ status: 200, body: await batchDevices(dctx, authz, o, request.body) }),
+        () => requireBatchPermission(dctx, authz, o, request.body.action),
+      );
+      return sendIdempotent(reply, answer);
+    },
   );
 
   app.get(

@@ -23,6 +23,7 @@ import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { notFound, AppError, validationError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
+import { changesOf, logActivity, logActivityMany } from '../activity/activity.service';
 import { listCommands, queueCommands, type CommandRow } from '../commands/commands.service';
 import { requireZone } from '../zones/zone-access.service';
 import { getAccessKey } from '../zones/zone-settings.service';
@@ -145,6 +146,14 @@ export async function exportDevices(
   return pages();
 }
 
+/** A device as the activity log names it. */
+function deviceObject(device: { id: number; customName: string | null; hostname: string }) {
+  return { type: 'device', id: device.id, name: device.customName ?? device.hostname };
+}
+
+// The name is read with the insert (activity.store.ts), by id.
+const deviceObjectById = (id: number) => ({ type: 'device', id });
+
 async function deviceOr404(ctx: Ctx, zoneId: number, id: number): Promise<DeviceListRow> {
   const device = await findDevice(ctx.db, zoneId, id, ctx.clock.now());
   if (!device) throw notFound();
@@ -184,8 +193,9 @@ export async function updateDevice(
   body: UpdateDeviceBody,
 ): Promise<DeviceDetail> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'manage');
-  await deviceOr404(ctx, zone.id, id);
+  const device = await deviceOr404(ctx, zone.id, id);
   const patch: Parameters<typeof storeUpdateDevice>[3] = {};
+  let groupName = device.groupName;
   if (body.custom_name !== undefined) patch.customName = body.custom_name ? body.custom_name : null;
   if (body.tags !== undefined) patch.tags = [...new Set(body.tags)].sort();
   if (body.notes !== undefined) patch.notes = body.notes;
@@ -194,19 +204,27 @@ export async function updateDevice(
     if (!group) throw validationError({ server_group_id: ['This group does not exist.'] });
     patch.groupId = group.id;
     patch.checkinIntervalS = group.checkinIntervalS;
+    groupName = group.name;
   }
   // An empty body changes nothing (an UPDATE without columns is no SQL at all).
   if (Object.keys(patch).length) await storeUpdateDevice(ctx.db, zone.id, id, patch);
-  if (patch.groupId !== undefined) await refreshCompliance(ctx.db, [id]);
+  // Which policies target it (its group, its tags under device filters) may have changed.
+  if (patch.groupId !== undefined || patch.tags !== undefined) await refreshCompliance(ctx.db, [id], ctx.clock.now());
   if (patch.checkinIntervalS !== undefined) await ctx.agents.forget([id]);
+  const changes = changesOf(
+    { custom_name: device.customName, tags: device.tags, notes: device.notes, group: device.groupName },
+    { custom_name: patch.customName, tags: patch.tags, notes: patch.notes, group: groupName },
+  );
+  await logActivity(ctx, authz, zone.id, 'device.update', deviceObject(device), { changes });
   return getDevice(ctx, authz, zone.id, id);
 }
 
 /** `DELETE /api/servers/{id}` (Endpoint.delete): marks it removed; its agent gets 410 and stops. */
 export async function removeDevice(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<void> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'delete');
-  await deviceOr404(ctx, zone.id, id);
+  const device = await deviceOr404(ctx, zone.id, id);
   await removeDevices(ctx.db, zone.id, [id], ctx.clock.now());
+  await logActivity(ctx, authz, zone.id, 'device.remove', deviceObject(device));
   await ctx.agents.forget([id]);
   // A long-polling agent hears at once (its next check-in gets 410) instead of after its wait.
   await ctx.agents.wake([id]);
@@ -267,7 +285,7 @@ export async function queueCommand(
   body: QueueCommandBody,
 ): Promise<DeviceCommand> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'manage');
-  await deviceOr404(ctx, zone.id, id);
+  const device = await deviceOr404(ctx, zone.id, id);
   const type = QUEUE_COMMAND_TO_AGENT[body.command_type_name];
   const given = body.args ?? {};
   const args: AgentCommandArgs = {};
@@ -278,6 +296,7 @@ export async function queueCommand(
   }
   if (type === 'reboot' && given.delay_s !== undefined) args.delay_s = given.delay_s;
   const [row] = await queue(ctx, authz, zone.id, [id], type, args);
+  await logActivity(ctx, authz, zone.id, `device.${type}`, deviceObject(device), { command_id: row!.id, ...args });
   return toDeviceCommand(row!);
 }
 
@@ -298,8 +317,22 @@ export async function listDeviceCommands(
 }
 
 /**
- * `POST /api/servers/batch`: tags, group, scan and reboot need Endpoint.manage, remove
- * Endpoint.delete. Ids of other zones (or removed devices) are ignored, not reported.
+ * The permission check of {@link batchDevices} alone: tags, group, scan and reboot need
+ * Endpoint.manage, remove Endpoint.delete. A replayed answer (Idempotency-Key) is still a
+ * decision on the caller's rights now.
+ */
+export function requireBatchPermission(
+  ctx: Ctx,
+  authz: Authz,
+  o: number | undefined,
+  action: DeviceBatchBody['action'],
+) {
+  return requireZone(ctx, authz, o, 'Endpoint', action === 'remove' ? 'delete' : 'manage');
+}
+
+/**
+ * `POST /api/servers/batch` ({@link requireBatchPermission}). Ids of other zones (or removed
+ * devices) are ignored, not reported.
  */
 export async function batchDevices(
   ctx: Ctx,
@@ -307,33 +340,44 @@ export async function batchDevices(
   o: number | undefined,
   body: DeviceBatchBody,
 ): Promise<DeviceBatchResult> {
-  const zone = await requireZone(ctx, authz, o, 'Endpoint', body.action === 'remove' ? 'delete' : 'manage');
+  const zone = await requireBatchPermission(ctx, authz, o, body.action);
   const ids = [...new Set(body.ids)];
+  // One event per device the action reaches, written in one statement (a batch takes up to 500).
+  const own = await findZoneDeviceIds(ctx.db, zone.id, ids);
+  const log = (details: Record<string, unknown> = {}) =>
+    logActivityMany(ctx, authz, zone.id, `device.${body.action}`, own.map(deviceObjectById), details);
   switch (body.action) {
     case 'tag':
-    case 'untag':
-      return { affected: await changeTags(ctx.db, zone.id, ids, body.tags ?? [], body.action === 'tag') };
+    case 'untag': {
+      const changed = await changeTags(ctx.db, zone.id, own, body.tags ?? [], body.action === 'tag');
+      // Policies with device filters on tags may now target them, or no longer.
+      await refreshCompliance(ctx.db, changed, ctx.clock.now());
+      await log({ tags: body.tags ?? [] });
+      return { affected: changed.length };
+    }
     case 'group': {
       const group = await findGroup(ctx.db, zone.id, body.server_group_id!);
       if (!group) throw validationError({ server_group_id: ['This group does not exist.'] });
-      const moved = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+      const moved = await moveDevicesToGroup(ctx.db, zone.id, own, group, ctx.clock.now());
       await ctx.agents.forget(ids);
+      await log({ group: group.name });
       return { affected: moved };
     }
     case 'scan':
     case 'reboot': {
-      const own = await findZoneDeviceIds(ctx.db, zone.id, ids);
       await queue(ctx, authz, zone.id, own, body.action, {});
+      await log();
       return { affected: own.length };
     }
     case 'remove': {
-      const removed = await removeDevices(ctx.db, zone.id, ids, ctx.clock.now());
+      const removed = await removeDevices(ctx.db, zone.id, own, ctx.clock.now());
       await ctx.agents.forget(ids);
       await ctx.agents.wake(ids);
+      await log();
       return { affected: removed.length };
     }
     default:
-      throw new AppError('validation', 400, 'Unknown action.');
+      throw validationError({ action: ['Unknown action.'] });
   }
 }
 

@@ -53,8 +53,14 @@ export async function removeDevices(db: Db, zoneId: number, ids: number[], now: 
   return rows.map((r) => r.tokenHash);
 }
 
-/** Adds (`add`) or removes tags on the zone's devices among `ids`; returns how many devices matched. */
-export async function changeTags(db: Db, zoneId: number, ids: number[], tags: string[], add: boolean): Promise<number> {
+/** Adds or removes tags on the zone's live devices among `ids`; returns the ids it changed. */
+export async function changeTags(
+  db: Db,
+  zoneId: number,
+  ids: number[],
+  tags: string[],
+  add: boolean,
+): Promise<number[]> {
   const tagArray = sql`array[${sql.join(
     tags.map((t) => sql`${t}`),
     sql`, `,
@@ -67,7 +73,7 @@ export async function changeTags(db: Db, zoneId: number, ids: number[], tags: st
     .set({ tags: value })
     .where(and(eq(devices.organizationId, zoneId), inArray(devices.id, ids), isNull(devices.removedAt)))
     .returning({ id: devices.id });
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /** Ids of the zone's (not removed) devices among `ids`. */

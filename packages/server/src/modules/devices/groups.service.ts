@@ -8,7 +8,9 @@ import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { notFound, AppError, validationError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
+import { changesOf, logActivity, logActivityMany } from '../activity/activity.service';
 import { requireZone } from '../zones/zone-access.service';
+import { findZoneDeviceIds } from './devices.store';
 import {
   deleteGroup,
   ensureDefaultGroup,
@@ -38,7 +40,10 @@ export function toServerGroup(g: GroupWithCount): ServerGroup {
   };
 }
 
-const nameTaken = () => new AppError('groups.name_taken', 409, 'A group with this name already exists in this zone.');
+/** A group as the activity log names it. */
+const groupObject = (g: { id: number; name: string }) => ({ type: 'group', id: g.id, name: g.name });
+
+const nameTaken = () => new AppError('groups.name_taken');
 
 async function groupOr404(ctx: Ctx, zoneId: number, id: number): Promise<GroupWithCount> {
   const group = await findGroup(ctx.db, zoneId, id);
@@ -91,6 +96,11 @@ export async function createGroup(
     notes: body.notes,
     createdAt: ctx.clock.now(),
   });
+  await logActivity(ctx, authz, zone.id, 'group.create', groupObject(row), {
+    parent_server_group_id: row.parentId,
+    refresh_interval: row.refreshInterval,
+    checkin_interval_s: row.checkinIntervalS,
+  });
   return toServerGroup({ ...row, serverCount: 0 });
 }
 
@@ -103,7 +113,7 @@ export async function updateGroup(
   body: UpdateServerGroupBody,
 ): Promise<ServerGroup> {
   const zone = await requireZone(ctx, authz, o, 'ServerGroup', 'modify');
-  await groupOr404(ctx, zone.id, id);
+  const before = await groupOr404(ctx, zone.id, id);
   if (body.organization_id !== zone.id) {
     throw validationError({ organization_id: ['The zone of a group cannot change.'] });
   }
@@ -116,17 +126,26 @@ export async function updateGroup(
     checkinIntervalS: body.checkin_interval_s,
     notes: body.notes,
   });
-  return toServerGroup(await groupOr404(ctx, zone.id, id));
+  const after = await groupOr404(ctx, zone.id, id);
+  const fields = ['name', 'parentId', 'refreshInterval', 'checkinIntervalS', 'notes'] as const;
+  await logActivity(ctx, authz, zone.id, 'group.update', groupObject(after), {
+    changes: changesOf(before, after, [...fields]),
+  });
+  return toServerGroup(after);
 }
 
 /** `DELETE /api/servergroups/{id}` (ServerGroup.delete): its devices move to the default group, which cannot be deleted. */
 export async function removeGroup(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<void> {
   const zone = await requireZone(ctx, authz, o, 'ServerGroup', 'delete');
   const group = await groupOr404(ctx, zone.id, id);
-  if (group.isDefault) throw new AppError('groups.default_undeletable', 409, 'The default group cannot be deleted.');
+  if (group.isDefault) throw new AppError('groups.default_undeletable');
   const fallback = await ensureDefaultGroup(ctx.db, zone.id, ctx.clock.now());
   await deleteGroup(ctx.db, zone.id, id, fallback);
-  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id]);
+  await refreshGroupsCompliance(ctx.db, zone.id, [fallback.id], ctx.clock.now());
+  await logActivity(ctx, authz, zone.id, 'group.delete', groupObject(group), {
+    devices_moved_to: fallback.name,
+    devices: group.serverCount,
+  });
 }
 
 /** `POST /api/servergroups/{id}/servers` (ServerGroup.modify and Endpoint.manage): moves devices into the group. */
@@ -141,7 +160,11 @@ export async function moveDevices(
   authz.require({ id: zone.id, accountId: zone.accountId }, 'Endpoint', 'manage');
   const group = await groupOr404(ctx, zone.id, id);
   const ids = [...new Set(body.ids)];
-  const affected = await moveDevicesToGroup(ctx.db, zone.id, ids, group);
+  const own = await findZoneDeviceIds(ctx.db, zone.id, ids);
+  const affected = await moveDevicesToGroup(ctx.db, zone.id, own, group, ctx.clock.now());
   await ctx.agents.forget(ids);
+  // Each device's history shows the move, as a batch "group" action does.
+  const devices = own.map((deviceId) => ({ type: 'device', id: deviceId }));
+  await logActivityMany(ctx, authz, zone.id, 'device.group', devices, { group: group.name });
   return { affected };
 }

@@ -123,7 +123,13 @@ export async function deleteGroup(db: Db, zoneId: number, id: number, defaultGro
 }
 
 /** Moves the zone's devices among `ids` into `group`; returns how many moved. */
-export async function moveDevicesToGroup(db: Db, zoneId: number, ids: number[], group: GroupRow): Promise<number> {
+export async function moveDevicesToGroup(
+  db: Db,
+  zoneId: number,
+  ids: number[],
+  group: GroupRow,
+  now: Date,
+): Promise<number> {
   const moved = await db
     .update(devices)
     .set({ groupId: group.id, checkinIntervalS: group.checkinIntervalS })
@@ -133,6 +139,7 @@ export async function moveDevicesToGroup(db: Db, zoneId: number, ids: number[], 
   await refreshCompliance(
     db,
     moved.map((m) => m.id),
+    now,
   );
   return moved.length;
 }

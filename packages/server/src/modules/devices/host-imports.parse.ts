@@ -36,8 +36,6 @@ const MAX_SERIAL_LENGTH = 100;
 const MAX_NOTES_LENGTH = 10_000;
 const MAX_IPS = 32;
 
-const badFile = (code: string, message: string) => new AppError(`host_imports.${code}`, 400, message);
-
 /** `Computer Name`, `computer_name`, `ComputerName` → `computername`. */
 const headerKey = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -77,22 +75,19 @@ function delimiterOf(text: string): string {
 function decode(file: Buffer): string {
   // XLSX files are ZIP archives; a renamed workbook is the most common wrong upload.
   if (file.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
-    throw badFile('not_csv', 'This file is a spreadsheet workbook, not CSV. Save it as “CSV UTF-8” and upload that.');
+    throw new AppError('host_imports.workbook');
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(file);
   } catch {
-    throw badFile('not_utf8', 'The file is not UTF-8 text. Save it as “CSV UTF-8” and upload it again.');
+    throw new AppError('host_imports.not_utf8');
   }
   // A NUL is no text a CSV holds (and none the database can store): a binary file, or UTF-16.
   const nul = text.indexOf('\0');
   if (nul >= 0) {
     const line = text.slice(0, nul).split('\n').length;
-    throw badFile(
-      'nul_character',
-      `Line ${line} holds a NUL character, so this is not a text file. Save it as “CSV UTF-8” and upload that.`,
-    );
+    throw new AppError('host_imports.nul_character', { wording: { line } });
   }
   return text;
 }
@@ -115,19 +110,16 @@ export function readCsv(file: Buffer): { headers: string[]; records: { line: num
   } catch (err) {
     if (err instanceof CsvError) {
       const line = (err as CsvError & { lines?: number }).lines;
-      throw badFile('bad_csv', `The file is not valid CSV${line ? ` (line ${line})` : ''}: ${err.message}`);
+      throw new AppError('host_imports.bad_csv', { wording: { line, reason: err.message } });
     }
     throw err;
   }
   const [header, ...data] = parsed;
-  if (!header) throw badFile('empty', 'The file is empty. Its first line must name the columns, e.g. “hostname”.');
+  if (!header) throw new AppError('host_imports.empty');
   if (data.length > HOST_IMPORT_MAX_ROWS) {
-    throw badFile(
-      'too_many_rows',
-      `The file has more than ${HOST_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows. Split it into smaller files.`,
-    );
+    throw new AppError('host_imports.too_many_rows');
   }
-  if (data.length === 0) throw badFile('empty', 'The file has a header but no rows of hosts.');
+  if (data.length === 0) throw new AppError('host_imports.no_rows');
   return { headers: header.record, records: data.map((r) => ({ line: r.info.lines, cells: r.record })) };
 }
 

@@ -24,12 +24,7 @@ const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError 
 
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values']);
 
-const tooLarge = () =>
-  new AppError(
-    'host_imports.too_large',
-    413,
-    `The file is larger than ${HOST_IMPORT_MAX_BYTES / 1024 / 1024} MiB. Split it into smaller files.`,
-  );
+const tooLarge = () => new AppError('host_imports.too_large');
 
 /**
  * The uploaded file's bytes: the request's first file part, at most HOST_IMPORT_MAX_BYTES,
@@ -37,15 +32,14 @@ const tooLarge = () =>
  */
 async function readCsvUpload(request: FastifyRequest): Promise<Buffer> {
   const part = await firstFilePart(request, {
-    code: 'host_imports',
-    upload: 'the CSV file',
-    choose: 'a CSV file',
+    notMultipart: 'host_imports.not_multipart',
+    noFile: 'host_imports.no_file',
     tooLarge,
   });
   const file = await readWholeFile(part, { tooLarge });
   const isCsv = CSV_TYPES.has(part.mimetype.toLowerCase()) || /\.csv$/i.test(part.filename);
   if (!isCsv) {
-    throw new AppError('host_imports.not_csv', 415, 'The file must be a CSV file (.csv).');
+    throw new AppError('host_imports.not_csv');
   }
   return file;
 }

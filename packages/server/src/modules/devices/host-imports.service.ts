@@ -7,6 +7,7 @@ import type {
   ListHostImportsQuery,
 } from '@patchwell/core/devices/host-imports.schema';
 import type { AppContext } from '../../context';
+import { logActivity } from '../activity/activity.service';
 import type { Db } from '../../db/client';
 import type { devices } from '../../db/schema';
 import { notFound, AppError } from '../../domain/errors';
@@ -159,7 +160,7 @@ function allInvalid(rows: HostImportRow[]): AppError {
   if (rows.length > MAX_ERROR_ROWS_IN_400) {
     errors.rows = [`…and ${rows.length - MAX_ERROR_ROWS_IN_400} more rows with errors.`];
   }
-  return new AppError('host_imports.all_invalid', 400, 'No row of the file can be imported.', errors);
+  return new AppError('host_imports.all_invalid', { fieldErrors: errors });
 }
 
 /**
@@ -178,11 +179,7 @@ export async function importHosts(
   const { headers, records } = readCsv(await readFile());
   const { index, ignored } = mapColumns(headers);
   if (index.hostname === undefined) {
-    throw new AppError(
-      'host_imports.no_hostname_column',
-      400,
-      'The file has no host name column. Name the first line’s column “hostname” (or host, name, computer name, device name).',
-    );
+    throw new AppError('host_imports.no_hostname_column');
   }
   const parsed = records.map((r) => parseRow(r.cells, index, r.line));
   if (query.dry_run) return summarize(await evaluate(ctx.db, zone.id, parsed), 0, true, ignored);
@@ -207,6 +204,15 @@ export async function importHosts(
     }));
     const written = await insertHostImports(tx, values);
     const writtenHosts = new Set(written.map((w) => w.hostname));
+    await logActivity(
+      ctx,
+      authz,
+      zone.id,
+      'host_import.create',
+      { type: 'host_import', id: null, name: `${written.length} hosts` },
+      { imported: written.length, rows: rows.length, errors: errorRows.length },
+      tx,
+    );
     // A row another import wrote meanwhile lost the race on the unique index: say so.
     const settled = rows.map((r): HostImportRow =>
       r.status === 'new' && !writtenHosts.has(r.hostname)
@@ -260,14 +266,14 @@ export async function removeHostImport(
   id: number,
 ): Promise<void> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'add');
-  if (await deleteAwaitingHostImport(ctx.db, zone.id, id)) return;
+  const hostname = await deleteAwaitingHostImport(ctx.db, zone.id, id);
+  if (hostname !== null) {
+    await logActivity(ctx, authz, zone.id, 'host_import.delete', { type: 'host_import', id, name: hostname });
+    return;
+  }
   const row = await findHostImport(ctx.db, zone.id, id);
   if (!row) throw notFound();
-  throw new AppError(
-    'host_imports.enrolled',
-    409,
-    'This host has already enrolled; manage or remove its device in the device list instead.',
-  );
+  throw new AppError('host_imports.enrolled');
 }
 
 /**

@@ -129,12 +129,13 @@ export async function findHostImport(db: Db, zoneId: number, id: number): Promis
 }
 
 /** Deletes the import if it still awaits its agent; returns whether it did. */
-export async function deleteAwaitingHostImport(db: Db, zoneId: number, id: number): Promise<boolean> {
-  const deleted = await db
+/** Deletes an import still awaiting its agent; returns its host name, or null when none was deleted. */
+export async function deleteAwaitingHostImport(db: Db, zoneId: number, id: number): Promise<string | null> {
+  const [deleted] = await db
     .delete(deviceImports)
     .where(and(awaiting(zoneId), eq(deviceImports.id, id)))
-    .returning({ id: deviceImports.id });
-  return deleted.length > 0;
+    .returning({ hostname: deviceImports.hostname });
+  return deleted?.hostname ?? null;
 }
 
 /**

@@ -13,7 +13,7 @@ import type {
 } from '@patchwell/core/shell/flags.schema';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
-import { logActivity } from '../activity/activity.service';
+import { changesOf, logAccountActivity, logActivity } from '../activity/activity.service';
 import { requireAccount, requireAccountZone } from '../zones/zone-access.service';
 import { findLevelFlags, setZonePlan, writeLevelFlags } from './flags.store';
 
@@ -63,6 +63,7 @@ export async function putAccountFlags(
   requireAccount(authz, accountId, 'Account', 'modify');
   await writeLevelFlags(ctx.db, accountId, null, changeOf(body));
   ctx.logger.info({ accountId, flags: body, by: authz.userId }, 'account feature flags changed');
+  await logAccountActivity(ctx, authz, accountId, 'account.flags', { type: 'account', id: accountId }, { flags: body });
   return accountState(ctx, accountId);
 }
 
@@ -85,9 +86,10 @@ export async function putZoneFlags(
   zoneId: number,
   body: PutFeatureFlagsBody,
 ): Promise<FeatureFlagsState> {
-  await requireAccountZone(ctx, authz, accountId, zoneId, 'Account', 'modify');
+  const zone = await requireAccountZone(ctx, authz, accountId, zoneId, 'Account', 'modify');
   await writeLevelFlags(ctx.db, accountId, zoneId, changeOf(body));
-  await logActivity(ctx, authz, zoneId, 'zone.flags', { type: 'zone', id: zoneId }, { flags: body });
+  const zoneObject = { type: 'zone', id: zoneId, name: zone.name };
+  await logActivity(ctx, authz, zoneId, 'zone.flags', zoneObject, { flags: body });
   return zoneState(ctx, accountId, zoneId);
 }
 
@@ -101,6 +103,7 @@ export async function putZonePlan(
 ): Promise<ZonePlan> {
   const zone = await requireAccountZone(ctx, authz, accountId, zoneId, 'Account', 'modify');
   await setZonePlan(ctx.db, zoneId, body.plan);
-  await logActivity(ctx, authz, zoneId, 'zone.plan', { type: 'zone', id: zoneId }, { from: zone.plan, to: body.plan });
+  const changes = changesOf(zone, { plan: body.plan });
+  await logActivity(ctx, authz, zoneId, 'zone.plan', { type: 'zone', id: zoneId, name: zone.name }, { changes });
   return { zone_id: zoneId, plan: body.plan };
 }

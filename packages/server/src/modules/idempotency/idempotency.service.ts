@@ -19,13 +19,7 @@ export const IDEMPOTENCY_DOC =
   'while the first request runs; 422 `idempotency.mismatch` when the key was used for another request.';
 
 function inProgress(): AppError {
-  return new AppError(
-    'idempotency.in_progress',
-    409,
-    'A request with this Idempotency-Key is still in progress. Try again in a moment.',
-    undefined,
-    { 'retry-after': '1' },
-  );
+  return new AppError('idempotency.in_progress', { headers: { 'retry-after': '1' } });
 }
 
 export type Answer<T> = { status: number; body: T; replayed: boolean };
@@ -64,7 +58,7 @@ export async function idempotent<T>(
     const held = claim.held;
     if (!held) throw inProgress();
     if (held.request !== fingerprint) {
-      throw new AppError('idempotency.mismatch', 422, 'This Idempotency-Key was already used for another request.');
+      throw new AppError('idempotency.mismatch');
     }
     if (held.statusCode === null) throw inProgress();
     await authorizeReplay();

@@ -26,9 +26,8 @@ const ZInstallerIdParams = z.object({ id: z.string().min(1).max(100) });
 /** The request's first file part, streamed (never buffered: installers reach 512 MiB). */
 async function firstFile(request: FastifyRequest, limit: number): Promise<InstallerUpload> {
   const part = await firstFilePart(request, {
-    code: 'installers',
-    upload: 'the installer',
-    choose: 'an installer file',
+    notMultipart: 'installers.not_multipart',
+    noFile: 'installers.no_file',
     tooLarge: () => installerTooLarge(limit),
   });
   return { filename: part.filename, stream: part.file, isTruncated: () => part.file.truncated };

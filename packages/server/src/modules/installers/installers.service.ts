@@ -40,7 +40,7 @@ function sizeText(bytes: number): string {
 }
 
 export function installerTooLarge(limit: number): AppError {
-  return new AppError('installers.too_large', 413, `The installer is larger than ${sizeText(limit)}.`);
+  return new AppError('installers.too_large', { wording: { size: sizeText(limit) } });
 }
 
 /** A file name without folders or control characters, at most 255 characters. */
@@ -92,7 +92,8 @@ export async function uploadInstaller(
     createdBy: authz.userId,
     createdAt: ctx.clock.now(),
   });
-  await logActivity(ctx, authz, zone.id, 'installer.upload', { type: 'installer', id: row.id }, toInstallerFile(row));
+  const object = { type: 'installer', id: row.id, name: row.name };
+  await logActivity(ctx, authz, zone.id, 'installer.upload', object, { size_bytes: row.sizeBytes, sha256: row.sha256 });
   return toInstallerFile(row);
 }
 
@@ -114,18 +115,13 @@ export async function deleteInstaller(ctx: AppContext, authz: Authz, o: number |
   const row = await requireInstaller(ctx, zone.id, id);
   const users = await findPoliciesUsing(ctx.db, zone.id, row.id);
   if (users.length) {
-    const names = users.map((n) => `"${n}"`).join(', ');
-    throw new AppError(
-      'installers.in_use',
-      409,
-      `This installer is used by ${users.length === 1 ? 'the policy' : 'the policies'} ${names}. Remove it from ${users.length === 1 ? 'that policy' : 'those policies'} first.`,
-    );
+    throw new AppError('installers.in_use', { wording: { policies: users } });
   }
   await deleteInstallerRow(ctx.db, zone.id, row.id);
   if ((await countZoneRowsOfFile(ctx.db, zone.id, row.sha256)) === 0) {
     await discard(installerPath(ctx.config, zone.id, row.sha256));
   }
-  await logActivity(ctx, authz, zone.id, 'installer.delete', { type: 'installer', id: row.id }, { name: row.name });
+  await logActivity(ctx, authz, zone.id, 'installer.delete', { type: 'installer', id: row.id, name: row.name });
 }
 
 /**
@@ -188,7 +184,7 @@ export async function openInstallerForDevice(
   const file = await openStoredFile(ctx.config, row.organizationId, row.sha256);
   if (!file) {
     ctx.logger.error({ installer: row.id, zone: row.organizationId }, 'installer file missing on this node');
-    throw new AppError('installers.file_missing', 404, 'The installer file is missing on the server.');
+    throw new AppError('installers.file_missing');
   }
   return { row, ...file };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApiError } from '@patchwell/core/shell/errors';
@@ -13,6 +13,7 @@ import {
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
+import { linkOrigin } from '../../http/link-origin';
 import { setSessionCookie } from '../auth/cookie';
 import {
   acceptInvitation,
@@ -28,7 +29,6 @@ import { ZAccountParams, ZIdParam } from '../../http/params';
 const tags = ['invitations'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const ZTokenParams = z.object({ token: z.string().min(1).max(128) });
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 const gone =
   "410 `invitations.expired` ('This invitation has expired or was already used.') once used, revoked or expired";
 
@@ -65,7 +65,13 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
       },
     },
     async (request, reply) => {
-      const result = await inviteUser(ctx, requireAuthz(request), request.query.o, request.body, originOf(request));
+      const result = await inviteUser(
+        ctx,
+        requireAuthz(request),
+        request.query.o,
+        request.body,
+        linkOrigin(request, ctx.config),
+      );
       return reply.code(201).send(result);
     },
   );
@@ -157,7 +163,13 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
       },
     },
     async (request) =>
-      resendZoneInvitation(ctx, requireAuthz(request), request.query.o, request.params.userId, originOf(request)),
+      resendZoneInvitation(
+        ctx,
+        requireAuthz(request),
+        request.query.o,
+        request.params.userId,
+        linkOrigin(request, ctx.config),
+      ),
   );
 
   app.post(
@@ -179,7 +191,7 @@ export async function invitationsRoutes(root: FastifyInstance, ctx: AppContext):
         requireAuthz(request),
         request.params.accountId,
         request.params.id,
-        originOf(request),
+        linkOrigin(request, ctx.config),
       ),
   );
 

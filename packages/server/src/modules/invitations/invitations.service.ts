@@ -12,6 +12,7 @@ import type {
 } from '@patchwell/core/users/users.schema';
 import { roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
+import { logActivity } from '../activity/activity.service';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
@@ -49,7 +50,7 @@ export const INVITATION_LIFETIME_DAYS = 7;
 
 /** 410 for a link that was used, revoked or has expired; the console shows the message. */
 export function invitationGone(): AppError {
-  return new AppError('invitations.expired', 410, 'This invitation has expired or was already used.');
+  return new AppError('invitations.expired');
 }
 
 /** The stored form of a token: its sha256, so the table alone opens no invitation. */
@@ -60,9 +61,18 @@ export function tokenHashOf(token: string): string {
 const displayName = (p: { firstname: string; lastname: string; email: string }) =>
   `${p.firstname} ${p.lastname}`.trim() || p.email;
 
-/** Where links in e-mails point: `PATCHWELL_PUBLIC_URL`, else the origin the request came to. */
-export function acceptLink(ctx: AppContext, requestOrigin: string, token: string): string {
-  return `${ctx.config.publicUrl ?? requestOrigin}/console/accept-invite?token=${encodeURIComponent(token)}`;
+/** The accept link under `origin` (`PATCHWELL_PUBLIC_URL`, or a loopback origin: http/link-origin.ts). */
+export function acceptLink(origin: string, token: string): string {
+  return `${origin}/console/accept-invite?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The origin invitation links point at, before anything is written.
+ * @throws AppError 409 `invitations.public_url_required` without one to trust.
+ */
+export function requireLinkOrigin(origin: string | null): string {
+  if (origin === null) throw new AppError('invitations.public_url_required');
+  return origin;
 }
 
 export type NewInvitation = {
@@ -98,9 +108,9 @@ export async function mailInvitation(
   ctx: AppContext,
   input: NewInvitation,
   sent: { token: string; expiresAt: Date },
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<{ state: MailOutcome['state']; link: string }> {
-  const link = acceptLink(ctx, requestOrigin, sent.token);
+  const link = acceptLink(requireLinkOrigin(linkOrigin), sent.token);
   const mail = invitationMail({
     firstname: input.user.firstname,
     inviterName: displayName(input.invitedBy),
@@ -143,9 +153,10 @@ export async function inviteUser(
   authz: Authz,
   zoneId: number | undefined,
   body: InviteUserBody,
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<InviteUserResult> {
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'invite');
+  requireLinkOrigin(linkOrigin);
   requireKnownRole(body.role_id, 'role_id');
   const now = ctx.clock.now();
   const existing = await findUserByEmail(ctx.db, body.email);
@@ -187,7 +198,11 @@ export async function inviteUser(
         roleId: body.role_id,
         invitedBy: inviter,
       };
-      return { recorded: await recordInvitation(tx, input, now), input };
+      const recorded = await recordInvitation(tx, input, now);
+      const object = { type: 'invitation', id: recorded.invitation.id, name: body.email };
+      const facts = { role: roleById(body.role_id)?.name ?? body.role_id, new_user: !existing };
+      await logActivity(ctx, authz, zone.id, 'invitation.create', object, facts, tx);
+      return { recorded, input };
     }));
   } catch (err) {
     // The same e-mail invited twice at the same moment: the unique index decides.
@@ -198,7 +213,7 @@ export async function inviteUser(
     ctx,
     input,
     { token: recorded.token, expiresAt: recorded.invitation.expiresAt },
-    requestOrigin,
+    linkOrigin,
   );
   ctx.logger.info(
     { invitationId: recorded.invitation.id, userId: input.user.id, zoneId: zone.id },
@@ -223,24 +238,30 @@ async function reissue(
   authz: Authz,
   zone: { id: number; name: string; accountId: number },
   userId: number,
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<InviteUserResult> {
   const user = await findUser(ctx.db, userId);
   const last = user ? await findLatestInvitation(ctx.db, user.id, zone.id) : undefined;
   if (!user || !last) throw notFound();
   if (last.acceptedAt || user.status === 'active') {
-    throw new AppError('invitations.accepted', 409, 'This invitation was already accepted.');
+    throw new AppError('invitations.accepted');
   }
   if (user.status === 'disabled') throw emailInUse();
+  requireLinkOrigin(linkOrigin);
   const { inviter, accountName } = await findInviterAndAccount(ctx.db, authz.userId, zone.accountId);
   const input: NewInvitation = { user, zone, accountName, roleId: last.roleId, invitedBy: inviter };
   const now = ctx.clock.now();
-  const recorded = await ctx.db.transaction((tx) => recordInvitation(tx, input, now));
+  const recorded = await ctx.db.transaction(async (tx) => {
+    const made = await recordInvitation(tx, input, now);
+    const object = { type: 'invitation', id: made.invitation.id, name: user.email };
+    await logActivity(ctx, authz, zone.id, 'invitation.resend', object, { replaces: last.id }, tx);
+    return made;
+  });
   const mailed = await mailInvitation(
     ctx,
     input,
     { token: recorded.token, expiresAt: recorded.invitation.expiresAt },
-    requestOrigin,
+    linkOrigin,
   );
   ctx.logger.info({ invitationId: recorded.invitation.id, userId: user.id, zoneId: zone.id }, 'invitation resent');
   return {
@@ -258,10 +279,10 @@ export async function resendZoneInvitation(
   authz: Authz,
   zoneId: number | undefined,
   userId: number,
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<InviteUserResult> {
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'invite');
-  return reissue(ctx, authz, zone, userId, requestOrigin);
+  return reissue(ctx, authz, zone, userId, linkOrigin);
 }
 
 /** `POST /api/accounts/{accountId}/invitations/{id}/resend`: a fresh link for that invitation's user and zone. */
@@ -270,14 +291,14 @@ export async function resendAccountInvitation(
   authz: Authz,
   accountId: number,
   id: number,
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<InviteUserResult> {
   requireAccount(authz, accountId, 'AccountInvitation', 'create');
   const invitation = await findAccountInvitation(ctx.db, accountId, id);
   if (!invitation) throw notFound();
   const zone = await findZone(ctx.db, invitation.organizationId);
   if (!zone) throw notFound();
-  return reissue(ctx, authz, zone, invitation.userId, requestOrigin);
+  return reissue(ctx, authz, zone, invitation.userId, linkOrigin);
 }
 
 /** Why an invitation cannot be used any more, or null when it can. */
@@ -351,6 +372,15 @@ export async function acceptInvitation(
   const user = await ctx.db.transaction(async (tx) => {
     const claimed = await claimInvitation(tx, found.invitation.id, now);
     if (!claimed) throw invitationGone();
+    await logActivity(
+      ctx,
+      { userId: found.user.id, via: 'session', clientAddress: client.ip },
+      claimed.organizationId,
+      'invitation.accept',
+      { type: 'invitation', id: found.invitation.id, name: found.invitation.email },
+      { new_user: isNew },
+      tx,
+    );
     if (newUser) {
       // A pending user already holds the roles they were invited with.
       return updateUser(tx, found.user.id, {
@@ -417,7 +447,9 @@ export async function revokeAccountInvitation(
   const invitation = await findAccountInvitation(ctx.db, accountId, id);
   if (!invitation) throw notFound();
   if (invitation.acceptedAt) {
-    throw new AppError('invitations.accepted', 409, 'This invitation was already accepted.');
+    throw new AppError('invitations.accepted');
   }
   await revokeInvitation(ctx.db, id, ctx.clock.now());
+  const object = { type: 'invitation', id, name: invitation.email };
+  await logActivity(ctx, authz, invitation.organizationId, 'invitation.revoke', object);
 }

@@ -100,7 +100,7 @@ export async function decide(
     authz,
     zone.id,
     `approval.${status}`,
-    { type: 'approval', id: row.id },
+    { type: 'approval', id: row.id, name: `${row.patchName} ${row.patchVersion}` },
     {
       policy_id: row.policyId,
       patch_name: row.patchName,

@@ -64,7 +64,7 @@ export async function clonePolicy(
     authz,
     zone.id,
     'policy.clone',
-    { type: 'policy', id: policy.id },
+    { type: 'policy', id: policy.id, name: policy.name },
     {
       job_id: job.id,
       target_zone_ids: job.targetZoneIds,

@@ -28,7 +28,7 @@ import {
   type PolicyRow,
   type PolicySortField,
 } from './policies.store';
-import { logActivity, POLICY_RESOURCE, requirePolicy, requirePolicyZone } from './policy-access';
+import { changesOf, logActivity, POLICY_RESOURCE, requirePolicy, requirePolicyZone } from './policy-access';
 
 /** A policy in the family's shape, plus its devices' standing (core's response schema). */
 export type PolicyWithCompliance = PolicyResponse;
@@ -113,6 +113,9 @@ async function lockTargetGroups(tx: Tx, zoneId: number, groups: number[]): Promi
   }
 }
 
+/** A policy as the activity log names it. */
+const policyObject = (p: { id: number; name: string }) => ({ type: 'policy', id: p.id, name: p.name });
+
 function fieldsOf(body: CreatePolicyBody | UpdatePolicyBody, groups: number[]) {
   return {
     name: body.name,
@@ -147,19 +150,10 @@ export async function createPolicy(ctx: PoliciesCtx, authz: Authz, o: number | u
       updatedAt: now,
     });
     await rebuildSlots(tx, row, now);
+    const object = { type: 'policy', id: row.id, name: row.name };
+    await logActivity(ctx, authz, zone.id, 'policy.create', object, { policy_type_name: row.type }, tx);
     return row;
   });
-  await logActivity(
-    ctx,
-    authz,
-    zone.id,
-    'policy.create',
-    { type: 'policy', id: policy.id },
-    {
-      name: policy.name,
-      policy_type_name: policy.type,
-    },
-  );
   return reload(ctx, zone.id, policy.id);
 }
 
@@ -181,16 +175,18 @@ export async function updatePolicy(
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     await lockTargetGroups(tx, zone.id, groups);
+    const fields = fieldsOf(body, groups);
     const row = await storeUpdatePolicy(tx, zone.id, policy.id, {
-      ...fieldsOf(body, groups),
+      ...fields,
       needsConfiguration: false,
       updatedAt: now,
     });
     if (row) await rebuildSlots(tx, row, now);
     // Its groups (which devices' statuses count) or its name (in their reasons) may have changed.
-    await refreshGroupsCompliance(tx, zone.id, [...policy.serverGroups, ...groups]);
+    await refreshGroupsCompliance(tx, zone.id, [...policy.serverGroups, ...groups], now);
+    const changes = changesOf(policy, fields);
+    await logActivity(ctx, authz, zone.id, 'policy.update', policyObject({ ...policy, ...fields }), { changes }, tx);
   });
-  await logActivity(ctx, authz, zone.id, 'policy.update', { type: 'policy', id: policy.id }, { name: body.name });
   return reload(ctx, zone.id, policy.id);
 }
 
@@ -206,9 +202,9 @@ export async function deletePolicy(ctx: PoliciesCtx, authz: Authz, o: number | u
     });
     await replaceSlots(tx, policy.id, []);
     // Its statuses stop counting for its devices.
-    await refreshPolicyDevicesCompliance(tx, policy.id);
+    await refreshPolicyDevicesCompliance(tx, policy.id, now);
+    await logActivity(ctx, authz, zone.id, 'policy.delete', policyObject(policy), {}, tx);
   });
-  await logActivity(ctx, authz, zone.id, 'policy.delete', { type: 'policy', id: policy.id }, { name: policy.name });
 }
 
 /** `GET /api/policystats` (read): per policy, its devices compliant, needing attention and pending. */

@@ -7,7 +7,7 @@ import { requireZone } from '../zones/zone-access.service';
 import type { ZoneRow } from '../zones/zones.store';
 import { findPolicy, type PolicyRow } from './policies.store';
 
-export { logActivity } from '../activity/activity.service';
+export { changesOf, logActivity } from '../activity/activity.service';
 
 /** The permission resource of each policy type (spec B section 6). */
 export const POLICY_RESOURCE: Record<PolicyType, Resource> = {

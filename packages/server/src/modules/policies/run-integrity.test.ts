@@ -16,8 +16,8 @@ import {
 
 /**
  * Issue 10 defects 6 and 7: a policy cannot run twice at once on the same devices, a retried
- * "Run now" with its Idempotency-Key starts nothing new, and a deleted group leaves every
- * policy's targets.
+ * "Run now", "Patch now" or bulk action with its Idempotency-Key starts nothing new, and a
+ * deleted group leaves every policy's targets.
  */
 
 let t: TestApp;
@@ -131,6 +131,28 @@ describe('POST /api/servers/{id}/queues with an Idempotency-Key', () => {
     expect(again.body.id).toBe(first.body.id);
     const after = (await z.admin.get(`/api/servers/${device.id}/commands?o=${z.o}&limit=100`)).body.size as number;
     expect(after).toBe(before + 1);
+  });
+});
+
+describe('POST /api/servers/batch with an Idempotency-Key', () => {
+  it('queues the commands once for a retried bulk action, and replays its answer', async () => {
+    const ids = [devices[0]!.id, devices[2]!.id];
+    const path = `/api/servers/batch?o=${z.o}`;
+    const commandCount = async (id: number) =>
+      (await z.admin.get(`/api/servers/${id}/commands?o=${z.o}&limit=100`)).body.size as number;
+    const before = await Promise.all(ids.map(commandCount));
+    const headers = { 'idempotency-key': 'bulk-scan-1' };
+    const body = { action: 'scan', ids };
+    const first = await call(t, { cookie: z.cookie }, 'POST', path, body, headers);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ affected: 2 });
+    const again = await call(t, { cookie: z.cookie }, 'POST', path, body, headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await Promise.all(ids.map(commandCount))).toEqual(before.map((n) => n + 1));
+    // The same key for another bulk action is refused.
+    const other = await call(t, { cookie: z.cookie }, 'POST', path, { action: 'reboot', ids }, headers);
+    expect(other.status).toBe(422);
   });
 });
 

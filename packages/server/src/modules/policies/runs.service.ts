@@ -3,7 +3,7 @@ import { actionDeviceIds, type PolicyActionBody } from '@patchwell/core/policies
 import { DEVICE_POLICY_STATUS_CODES } from '@patchwell/core/policies/policy-runs.schema';
 import { AppError, notFound } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
-import { insertRun } from '../../engine/engine.store';
+import { insertRun, lockPolicyRunStart } from '../../engine/engine.store';
 import { findDevice } from '../devices/device-list.store';
 import { findZoneDeviceIds } from '../devices/devices.store';
 import { requireZone } from '../zones/zone-access.service';
@@ -16,7 +16,6 @@ import {
   findRun,
   findRuns,
   findOpenRunOn,
-  lockPolicyRunStart,
   type ResultRow,
   type RunRow,
 } from './runs.store';
@@ -135,11 +134,7 @@ export async function requireRunPermission(ctx: PoliciesCtx, authz: Authz, o: nu
 
 /** 409 for a run start that would give devices a second open command of the policy. */
 function alreadyRunning(runId: number): AppError {
-  return new AppError(
-    'policies.run_open',
-    409,
-    `This policy is already running on these devices (run ${runId}). Wait for that run to finish before starting another.`,
-  );
+  return new AppError('policies.run_open', { wording: { runId } });
 }
 
 /**
@@ -180,7 +175,7 @@ export async function runPolicyNow(
     authz,
     zone.id,
     `policy.${body.action}`,
-    { type: 'policy', id: policy.id },
+    { type: 'policy', id: policy.id, name: policy.name },
     {
       run_id: run.id,
       ...(deviceIds ? { server_ids: deviceIds } : {}),
@@ -206,14 +201,18 @@ export async function listDevicePolicies(ctx: PoliciesCtx, authz: Authz, o: numb
     policy_type_name: r.policy.type,
     compliance: r.standing.status,
     status: DEVICE_POLICY_STATUS_CODES[r.standing.status],
-    reason: policyStandingReason({
-      policyName: r.policy.name,
-      status: r.standing.status,
-      lastResultStatus: r.standing.lastResultStatus,
-      simulated: r.result?.simulated ?? false,
-      patchCount: r.result?.selectedPatches.length ?? 0,
-      evaluationExitCode: r.standing.evaluationExitCode,
-    }),
+    reason: policyStandingReason(
+      {
+        policyName: r.policy.name,
+        status: r.standing.status,
+        lastResultStatus: r.standing.lastResultStatus,
+        simulated: r.result?.simulated ?? false,
+        patchCount: r.result?.selectedPatches.length ?? 0,
+        ...(r.patches ? { patches: r.patches } : {}),
+        evaluationExitCode: r.standing.evaluationExitCode,
+      },
+      ctx.clock.now(),
+    ),
     result: r.result ? toResult(r.result, name) : null,
     next_run_time: r.nextRun ? new Date(r.nextRun).toISOString() : null,
     evaluation_exit_code: r.standing.evaluationExitCode,

@@ -11,6 +11,7 @@ import {
   type ApprovalStatus,
 } from '../../db/policies.schema';
 import { devices } from '../../db/schema';
+import { deviceFiltersHoldSql, standingPatchesSql, summaryOf } from '../devices/compliance.store';
 
 export type RunRow = typeof policyRuns.$inferSelect;
 export type ResultRow = typeof policyDeviceResults.$inferSelect;
@@ -81,20 +82,23 @@ export async function findResults(
 
 /**
  * The device's standing against each live policy of the zone that has one and still targets
- * its group (the statuses its compliance and the policy list count), with the last result.
+ * it (its group, and its device filters hold: the statuses its compliance and the policy
+ * list count), with the last result and the patches of it still pending.
  */
 export async function findDevicePolicies(db: Db, zoneId: number, deviceId: number, groupId: number, tz: string) {
-  return db
+  const rows = await db
     .select({
       policy: policies,
       standing: devicePolicyStatus,
       result: policyDeviceResults,
+      patches: standingPatchesSql('"device_policy_status"', '"policies"', '"policy_device_results"'),
       nextRun: sql<Date | null>`(select min(s.next_run_at) from ${policyScheduleSlots} s
          where s.policy_id = ${policies.id}
            and s.tz_key = case when ${policies.useScheduledTimezone} then ${policies.scheduledTimezone} else ${tz} end)`,
     })
     .from(devicePolicyStatus)
     .innerJoin(policies, eq(policies.id, devicePolicyStatus.policyId))
+    .innerJoin(devices, eq(devices.id, devicePolicyStatus.deviceId))
     .leftJoin(policyDeviceResults, eq(policyDeviceResults.id, devicePolicyStatus.lastResultId))
     .where(
       and(
@@ -102,9 +106,11 @@ export async function findDevicePolicies(db: Db, zoneId: number, deviceId: numbe
         eq(devicePolicyStatus.deviceId, deviceId),
         isNull(policies.deletedAt),
         sql`${groupId}::int = any(${policies.serverGroups})`,
+        sql.raw(deviceFiltersHoldSql('"policies"', '"devices"')),
       ),
     )
     .orderBy(asc(sql`lower(${policies.name})`));
+  return rows.map((r) => ({ ...r, patches: summaryOf(r.patches) }));
 }
 
 /** The device's latest results across policies since `since`, newest first. */
@@ -186,16 +192,6 @@ export async function countResultsByStatus(db: Db, runIds: number[]): Promise<Ma
   }
   return out;
 }
-
-/**
- * Serialises run starts of one policy until the caller's transaction ends (every node:
- * an advisory lock in PostgreSQL), so two "Run now" cannot both find no open run.
- */
-export async function lockPolicyRunStart(tx: Tx, policyId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${RUN_START_LOCK}::int, ${policyId}::int)`);
-}
-/** The advisory lock space of run starts (the first key of the two-key form). */
-const RUN_START_LOCK = 0x5057_0006;
 
 /**
  * An open run of the policy that a new run on `deviceIds` (null: every targeted device)

@@ -1,6 +1,5 @@
 import { resolveDateRange, utcDay, addDays } from '@patchwell/core/reports/date-range';
 import {
-  DATA_EXTRACT_ERRORS,
   DATA_EXTRACT_OPEN_MAX,
   type CreateDataExtractBody,
   type DataExtract,
@@ -67,7 +66,7 @@ export async function requestExtract(
   const extract = await ctx.db.transaction(async (tx) => {
     await lockZoneExtracts(tx, zone.id);
     if ((await countOpenExtracts(tx, zone.id)) >= DATA_EXTRACT_OPEN_MAX) {
-      throw new AppError('reports.extracts_busy', 409, DATA_EXTRACT_ERRORS.busy);
+      throw new AppError('reports.extracts_busy');
     }
     const row = await insertExtract(tx, {
       organizationId: zone.id,
@@ -148,9 +147,9 @@ export async function openExtractDownload(
 ): Promise<ExtractDownload> {
   const row = await extractOr404(ctx, authz, o, id);
   const extract = toExtract(row, ctx.clock.now());
-  if (extract.status === 'expired') throw new AppError('reports.extract_expired', 410, DATA_EXTRACT_ERRORS.expired);
-  if (extract.status === 'error') throw new AppError('reports.extract_failed', 409, DATA_EXTRACT_ERRORS.failed);
-  if (extract.status !== 'ready') throw new AppError('reports.extract_not_ready', 409, DATA_EXTRACT_ERRORS.notReady);
+  if (extract.status === 'expired') throw new AppError('reports.extract_expired');
+  if (extract.status === 'error') throw new AppError('reports.extract_failed');
+  if (extract.status !== 'ready') throw new AppError('reports.extract_not_ready');
   async function* pages(): AsyncGenerator<string, void, void> {
     let after = 0;
     for (;;) {

@@ -81,7 +81,7 @@ beforeAll(async () => {
   const events = Array.from({ length: 4500 }, (_, i) => ({
     organizationId: z.o,
     userId: z.user.id,
-    via: 'session',
+    via: 'session' as const,
     action: 'device.tag',
     objectType: 'device',
     objectId: String(fleet[i % 3]!.id),

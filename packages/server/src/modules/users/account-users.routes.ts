@@ -10,6 +10,7 @@ import {
 } from '@patchwell/core/users/users.schema';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
+import { linkOrigin } from '../../http/link-origin';
 import {
   createUserOfAccount,
   deleteUserOfAccount,
@@ -63,13 +64,12 @@ export async function accountUsersRoutes(root: FastifyInstance, ctx: AppContext)
       },
     },
     async (request, reply) => {
-      const origin = `${request.protocol}://${request.host}`;
       const user = await createUserOfAccount(
         ctx,
         requireAuthz(request),
         request.params.accountId,
         request.body,
-        origin,
+        linkOrigin(request, ctx.config),
       );
       return reply.code(201).send(user);
     },

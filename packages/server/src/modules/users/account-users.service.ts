@@ -7,13 +7,20 @@ import type {
 } from '@patchwell/core/users/users.schema';
 import { roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
+import { changesOf, logAccountActivity } from '../activity/activity.service';
 import { deleteUserSessions } from '../auth/sessions.store';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { findInviterAndAccount, revokeOpenForUser } from '../invitations/invitations.store';
-import { linkToShow, mailInvitation, recordInvitation, type NewInvitation } from '../invitations/invitations.service';
+import {
+  linkToShow,
+  mailInvitation,
+  recordInvitation,
+  requireLinkOrigin,
+  type NewInvitation,
+} from '../invitations/invitations.service';
 import { requireAccount } from '../zones/zone-access.service';
 import { emailInUse } from './user-errors';
 import { toUserFields } from './users.service';
@@ -78,6 +85,21 @@ async function checkAssignments(db: Db, accountId: number, zones: ZoneAssignment
   return new Map(found.map((z) => [z.id, z]));
 }
 
+/** A user as the activity log names them. */
+function userObject(user: UserRow) {
+  return { type: 'user', id: user.id, name: user.email };
+}
+
+function zoneRoleText(zoneName: string | undefined, roleId: number): string {
+  return `${zoneName ?? 'zone'}: ${roleById(roleId)?.name ?? roleId}`;
+}
+
+/** The user's zones and roles in words, sorted, for a before/after summary. */
+async function zoneRolesOf(db: Db, userId: number): Promise<string[]> {
+  const rows = await listZoneRolesOf(db, [userId]);
+  return rows.map((r) => zoneRoleText(r.zoneName, r.roleId)).sort();
+}
+
 /** `GET /api/accounts/{accountId}/users`: every user of the account with their zones. */
 export async function listUsersOfAccount(ctx: AppContext, authz: Authz, accountId: number): Promise<AccountUser[]> {
   requireAccount(authz, accountId, 'Account', 'read');
@@ -106,9 +128,10 @@ export async function createUserOfAccount(
   authz: Authz,
   accountId: number,
   body: CreateAccountUserBody,
-  requestOrigin: string,
+  linkOrigin: string | null,
 ): Promise<AccountUser> {
   requireAccount(authz, accountId, 'AccountInvitation', 'create');
+  requireLinkOrigin(linkOrigin);
   if (body.zones.length === 0 && body.account_rbac_role !== 'global-admin') {
     throw validationError({ zones: [TEXTS.validation.atLeastOne] });
   }
@@ -143,13 +166,16 @@ export async function createUserOfAccount(
         invitedBy: inviter,
       };
       const { invitation, token } = await recordInvitation(tx, input, now);
+      const zonesGiven = body.zones.map((z) => zoneRoleText(zones.get(z.zone_id)?.name, z.role_id));
+      const facts = { account_rbac_role: body.account_rbac_role, zones: zonesGiven };
+      await logAccountActivity(ctx, authz, accountId, 'user.create', userObject(user), facts, tx);
       return { user, input, token, expiresAt: invitation.expiresAt };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_unique')) throw emailInUse();
     throw err;
   }
-  const mailed = await mailInvitation(ctx, created.input, created, requestOrigin);
+  const mailed = await mailInvitation(ctx, created.input, created, linkOrigin);
   ctx.logger.info({ userId: created.user.id, accountId, by: authz.userId }, 'account user created and invited');
   const user = await findAccountUser(ctx.db, accountId, created.user.id, ctx.clock.now());
   return { ...user, invitation: { mail: mailed.state, accept_link: linkToShow(authz, accountId, mailed) } };
@@ -185,6 +211,7 @@ export async function updateUserOfAccount(
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   const now = ctx.clock.now();
+  const zonesBefore = await zoneRolesOf(ctx.db, userId);
   await ctx.db.transaction(async (tx) => {
     const patch: Partial<UserRow> = {};
     if (body.firstname !== undefined) patch.firstname = body.firstname;
@@ -203,6 +230,10 @@ export async function updateUserOfAccount(
     }
     const noAccessLeft = user.accountRbacRole !== 'global-admin' && (await countZonesOf(tx, userId)) === 0;
     if (user.status === 'disabled' || noAccessLeft) await deleteUserSessions(tx, userId);
+    const fields = ['firstname', 'lastname', 'accountRbacRole', 'status'] as const;
+    const changes = changesOf(current, user, [...fields]);
+    if (body.zones) Object.assign(changes, changesOf({ zones: zonesBefore }, { zones: await zoneRolesOf(tx, userId) }));
+    await logAccountActivity(ctx, authz, accountId, 'user.update', userObject(user), { changes }, tx);
   });
   ctx.logger.info({ userId, accountId, fields: Object.keys(body), by: authz.userId }, 'account user changed');
   return findAccountUser(ctx.db, accountId, userId, ctx.clock.now());
@@ -222,7 +253,10 @@ export async function deleteUserOfAccount(
   requireAccount(authz, accountId, 'Account', 'delete');
   const [current] = await listAccountUsers(ctx.db, accountId, userId);
   if (!current) throw notFound();
-  if (userId === authz.userId) throw new AppError('users.self', 403, 'You cannot delete your own user.');
-  await deleteUser(ctx.db, userId);
+  if (userId === authz.userId) throw new AppError('users.self');
+  await ctx.db.transaction(async (tx) => {
+    await deleteUser(tx, userId);
+    await logAccountActivity(ctx, authz, accountId, 'user.delete', userObject(current), {}, tx);
+  });
   ctx.logger.info({ userId, accountId, by: authz.userId }, 'account user deleted');
 }

@@ -11,9 +11,11 @@ import {
 import { GLOBAL_ADMIN_ROLE_NAME, roleById } from '@patchwell/core/zones/roles';
 import type { SetPrefsBody } from '@patchwell/core/zones/zones.schema';
 import type { AppContext } from '../../context';
+import { changesOf, logAccountActivity, logActivity } from '../activity/activity.service';
 import { deleteUserSessions } from '../auth/sessions.store';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, AppError, validationError, type FieldErrors } from '../../domain/errors';
+import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../../domain/authz';
 import { hashPassword, isCommonPassword, verifyPassword } from '../auth/passwords';
 import { findPrefs } from '../auth/profile.store';
@@ -79,6 +81,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   throw validationError(errors);
 }
 
+/** A user as the activity log names them. */
+function userObject(user: UserRow) {
+  return { type: 'user', id: user.id, name: user.email };
+}
+
 /** `GET /api/users?o=`: the members of zone `o` with their role there (Users.read). */
 export async function listZoneUsers(ctx: AppContext, authz: Authz, zoneId: number | undefined): Promise<ZoneUser[]> {
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'read');
@@ -122,6 +129,12 @@ export async function updateZoneUser(ctx: AppContext, authz: Authz, input: Updat
     if (body.status === 'disabled') await deleteUserSessions(tx, member.user.id);
     return updated;
   });
+  const roleName = (id: number) => roleById(id)?.name ?? String(id);
+  const changes = changesOf(
+    { role: roleName(member.roleId), status: member.user.status },
+    { role: roleName(roleId), status: user.status },
+  );
+  await logActivity(ctx, authz, zone.id, 'user.update', userObject(user), { changes });
   ctx.logger.info(
     { userId: user.id, zoneId: zone.id, roleId: body.role_id, status: body.status, by: authz.userId },
     'zone user changed',
@@ -142,7 +155,7 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
 
   // Credentials change only at a browser, signed in: an API key cannot take over its owner.
   if (authz.via !== 'session' && (body.password1 !== undefined || body.email !== undefined)) {
-    throw new AppError('users.needs_session', 403, 'Sign in to change your email address or password.');
+    throw new AppError('users.needs_session');
   }
 
   const patch: Partial<UserRow> = {};
@@ -150,8 +163,8 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
   if (body.lastname !== undefined) patch.lastname = body.lastname;
   if (body.email !== undefined && body.email !== current.email) {
     if (zone.saml.enabled) {
-      const message = 'The email address cannot be changed while this zone uses SAML sign-on.';
-      throw new AppError('users.email_saml', 403, message, { email: [message] });
+      const message = ERROR_CATALOGUE['users.email_saml'].message;
+      throw new AppError('users.email_saml', { fieldErrors: { email: [message] } });
     }
     if (await isEmailTaken(ctx.db, body.email, current.id)) throw emailInUse();
     patch.email = body.email;
@@ -180,6 +193,13 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
       { userId: user.id, fields: Object.keys(patch).filter((k) => k !== 'passwordHash') },
       'profile updated',
     );
+  }
+  if (current.accountId !== null) {
+    // The password's value never goes into the log; that it changed does.
+    const changes = changesOf(current, user, ['firstname', 'lastname', 'email']);
+    const facts = patch.passwordHash ? { credential_changed: 'password' } : {};
+    const details = { changes, ...facts };
+    await logAccountActivity(ctx, authz, current.accountId, 'user.update_self', userObject(user), details);
   }
   const roleId = authz.actor.zoneRoles.find((r) => r.organizationId === zone.id)?.roleId ?? 1;
   return toZoneUser(user, roleId, ctx.clock.now());
@@ -223,6 +243,7 @@ export async function removeZoneUser(
     if (member.user.accountRbacRole !== 'global-admin' && (await countZonesOf(tx, userId)) === 0) {
       await deleteUserSessions(tx, userId);
     }
+    await logActivity(ctx, authz, zone.id, 'user.remove', userObject(member.user), {}, tx);
   });
   ctx.logger.info({ userId, zoneId: zone.id, by: authz.userId }, 'user removed from zone');
 }
@@ -241,7 +262,10 @@ export async function unlockZoneUser(
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'modify');
   const member = await findMember(ctx.db, body.userid, zone.id);
   if (!member) throw notFound();
-  await ctx.db.transaction((tx) => unlockUserRow(tx, member.user));
+  await ctx.db.transaction(async (tx) => {
+    await unlockUserRow(tx, member.user);
+    await logActivity(ctx, authz, zone.id, 'user.unlock', userObject(member.user), {}, tx);
+  });
   ctx.logger.info({ userId: member.user.id, zoneId: zone.id, by: authz.userId }, 'user unlocked');
 }
 

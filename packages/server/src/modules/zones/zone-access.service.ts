@@ -29,7 +29,7 @@ export async function requireZone(
   }
   authz.require({ id: zone.id, accountId: zone.accountId }, resource, action);
   if (zone.disabled && !allowedInDisabledZone(resource, action)) {
-    throw new AppError('zones.disabled', 403, ZONE_DISABLED_MESSAGE);
+    throw new AppError('zones.disabled');
   }
   return zone;
 }
@@ -54,9 +54,6 @@ const OPERATIONAL: readonly Resource[] = [
 function allowedInDisabledZone(resource: Resource, action: Action): boolean {
   return action === 'read' || !OPERATIONAL.includes(resource);
 }
-
-export const ZONE_DISABLED_MESSAGE =
-  'This zone is disabled: its devices and policies can be viewed but not changed. Upgrade to the Complete plan or ask a global administrator to enable it.';
 
 /**
  * The zone `zoneId` when the caller may enter it at all (any role there, or its account's

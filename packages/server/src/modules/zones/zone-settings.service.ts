@@ -4,6 +4,7 @@ import type { AccessKey, SetPrefsBody, ZonePref } from '@patchwell/core/zones/zo
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
 import { AppError } from '../../domain/errors';
+import { changesOf, logAccountActivity, logActivity } from '../activity/activity.service';
 import { decryptSecret, encryptSecret, generateAccessKey, hashAccessKey } from './access-key';
 import { secretKey } from './secret-key';
 import { requireAccount, requireZone } from './zone-access.service';
@@ -51,11 +52,7 @@ export async function accessKeyOf(ctx: AppContext, zone: ZoneRow): Promise<Acces
     const key = decryptSecret(zone.accessKeyEncrypted, await secretKey(ctx.config));
     if (key === undefined) {
       ctx.logger.warn({ zoneId: id }, 'access key unreadable: PATCHWELL_SECRET_KEY or DATA_DIR/secret.key changed');
-      throw new AppError(
-        'zones.access_key_unreadable',
-        409,
-        'The access key cannot be read with the server’s current secret key. Rotate it to get a new one.',
-      );
+      throw new AppError('zones.access_key_unreadable');
     }
     return { access_key: key };
   }
@@ -64,15 +61,17 @@ export async function accessKeyOf(ctx: AppContext, zone: ZoneRow): Promise<Acces
   // Another request gave the zone its first key meanwhile: show that one.
   const stored = await findZone(ctx.db, id);
   const key = stored?.accessKeyEncrypted && decryptSecret(stored.accessKeyEncrypted, await secretKey(ctx.config));
-  if (!key) throw new AppError('zones.access_key_unreadable', 409, 'The access key cannot be read. Rotate it.');
+  if (!key) throw new AppError('zones.access_key_unreadable');
   return { access_key: key };
 }
 
 /** `POST /api/orgs/{id}/access-key/rotate` (Organization.manage): the previous key stops enrolling at once. */
 export async function rotateAccessKey(ctx: AppContext, authz: Authz, id: number): Promise<AccessKey> {
-  await requireZone(ctx, authz, id, 'Organization', 'manage');
+  const zone = await requireZone(ctx, authz, id, 'Organization', 'manage');
   const fresh = await newAccessKey(ctx);
   await setAccessKey(ctx.db, id, fresh);
+  // The key itself never goes into the log.
+  await logActivity(ctx, authz, id, 'zone.access_key_rotate', { type: 'zone', id, name: zone.name });
   ctx.logger.info({ zoneId: id, userId: authz.userId }, 'zone access key rotated');
   return { access_key: fresh.key };
 }
@@ -103,6 +102,20 @@ export async function setZoneSessionSettings(
 ): Promise<SessionSettings> {
   const zone = await requireZone(ctx, authz, id, 'Organization', 'manage');
   await setSessionBounds(ctx.db, zone.accountId, [zone.id], toBounds(settings));
+  const before = toSettings({
+    maxLifetimeMinutes: zone.sessionMaxLifetimeMinutes,
+    idleTimeoutMinutes: zone.sessionIdleTimeoutMinutes,
+  });
+  await logActivity(
+    ctx,
+    authz,
+    zone.id,
+    'zone.session_settings',
+    { type: 'zone', id: zone.id, name: zone.name },
+    {
+      changes: changesOf(before, settings),
+    },
+  );
   ctx.logger.info({ zoneId: id, userId: authz.userId, ...settings }, 'zone session settings changed');
   return settings;
 }
@@ -134,7 +147,19 @@ export async function setAccountSessionSettings(
   settings: SessionSettings,
 ): Promise<SessionSettings> {
   requireAccount(authz, accountId, 'Account', 'modify');
-  await setSessionBounds(ctx.db, accountId, await findAccountZoneIds(ctx.db, accountId), toBounds(settings));
+  const zoneIds = await findAccountZoneIds(ctx.db, accountId);
+  await setSessionBounds(ctx.db, accountId, zoneIds, toBounds(settings));
+  await logAccountActivity(
+    ctx,
+    authz,
+    accountId,
+    'account.session_settings',
+    { type: 'account', id: accountId },
+    {
+      ...settings,
+      zones: zoneIds.length,
+    },
+  );
   ctx.logger.info({ accountId, userId: authz.userId, ...settings }, 'account session settings changed');
   return settings;
 }
@@ -153,6 +178,12 @@ export async function setZonePrefs(
   body: SetPrefsBody,
 ): Promise<ZonePref[]> {
   const zone = await requireZone(ctx, authz, zoneId, 'Organization', 'manage');
+  const before = Object.fromEntries((await listZonePrefs(ctx.db, zone.id)).map((p) => [p.pref_name, p.value]));
   await upsertZonePrefs(ctx.db, zone.id, body.prefs);
+  const after = Object.fromEntries(body.prefs.map((p) => [p.pref_name, p.value]));
+  const changes = changesOf(before, after);
+  if (Object.keys(changes).length) {
+    await logActivity(ctx, authz, zone.id, 'zone.prefs', { type: 'zone', id: zone.id, name: zone.name }, { changes });
+  }
   return listZonePrefs(ctx.db, zone.id);
 }

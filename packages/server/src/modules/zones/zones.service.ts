@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { AppError } from '../../domain/errors';
 import { appError, notFound, validationError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
+import { changesOf, logActivity } from '../activity/activity.service';
 import { newAccessKey } from './zone-settings.service';
 import { requireAccount, requireAccountZone, requireZone } from './zone-access.service';
 import {
@@ -121,6 +122,9 @@ async function createZoneUnder(ctx: AppContext, authz: Authz, parent: ZoneRow, n
       if (!isGlobalAdmin) {
         await insertZoneRole(tx, { userId: authz.userId, organizationId: created.id, roleId: ZONE_ADMIN_ROLE_ID });
       }
+      const object = { type: 'zone', id: created.id, name: created.name };
+      const facts = { parent: parent.name, plan: created.plan, disabled: created.disabled };
+      await logActivity(ctx, authz, created.id, 'zone.create', object, facts, tx);
       return created;
     });
   } catch (err) {
@@ -157,6 +161,8 @@ async function renameZone(ctx: AppContext, authz: Authz, zone: ZoneRow, name: st
     if (isUniqueViolation(err, 'organizations_account_name_unique')) throw nameTaken();
     throw err;
   }
+  const changes = changesOf(zone, { name });
+  await logActivity(ctx, authz, zone.id, 'zone.update', { type: 'zone', id: zone.id, name }, { changes });
   return zoneAnswer(ctx, authz.actor, zone.id);
 }
 
@@ -168,8 +174,12 @@ export async function updateZoneById(ctx: AppContext, authz: Authz, id: number, 
 
 /** Disables or enables a zone: an account-level decision, so the global administrator's (Account.modify). */
 export async function setZoneDisabled(ctx: AppContext, authz: Authz, id: number, disabled: boolean): Promise<Zone> {
-  await requireZone(ctx, authz, id, 'Account', 'modify');
+  const zone = await requireZone(ctx, authz, id, 'Account', 'modify');
   await updateZone(ctx.db, id, { disabled });
+  const object = { type: 'zone', id, name: zone.name };
+  await logActivity(ctx, authz, id, disabled ? 'zone.disable' : 'zone.enable', object, {
+    changes: changesOf(zone, { disabled }),
+  });
   ctx.logger.info({ zoneId: id, userId: authz.userId, disabled }, disabled ? 'zone disabled' : 'zone enabled');
   return zoneAnswer(ctx, authz.actor, id);
 }

@@ -13,8 +13,9 @@ const ICONS = [IconShieldCheck, IconFolders, IconClipboardList, IconBook2];
 const DESCRIPTIONS: Record<string, string> = {
   [CONSOLE_TEXTS.nav.policies]: 'Patch, worklet and required-software policies and their schedules.',
   [CONSOLE_TEXTS.nav.groups]: 'Device groups, their scan intervals and the policies they run.',
-  [CONSOLE_TEXTS.nav.tasks]: 'Remediation tasks from vulnerability scan imports.',
-  [CONSOLE_TEXTS.nav.remediations]: 'Vulnerability remediation batches from your scanner.',
+  [CONSOLE_TEXTS.nav.tasks]: 'Upload vulnerability scans, review their batches, and execute the remediation tasks.',
+  [CONSOLE_TEXTS.nav.remediations]:
+    'Upload vulnerability scans, see every CVE in this zone with overdue devices, and remediate them.',
   [CONSOLE_TEXTS.nav.workletCatalog]: 'Ready-made worklets to turn into policies.',
 };
 

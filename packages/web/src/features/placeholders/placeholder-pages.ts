@@ -3,21 +3,9 @@
  * what will appear there, never sample data.
  */
 export const PLACEHOLDER_PAGES = {
-  tasks: {
-    title: 'Tasks',
-    description: 'Remediation tasks from vulnerability scan imports appear here once you upload a scan.',
-  },
-  remediations: {
-    title: 'Remediations',
-    description: 'Vulnerability remediation batches appear here once you import scanner results.',
-  },
   maintenanceWindows: {
     title: 'Maintenance Windows',
     description: 'Windows that keep policies from running on groups appear here once you define them.',
-  },
-  reportsActivityLog: {
-    title: 'Activity Log',
-    description: 'A record of the actions taken in this zone appears here.',
   },
   billing: {
     title: 'Billing',

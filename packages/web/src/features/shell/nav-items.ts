@@ -1,5 +1,5 @@
 import type { Profile } from '@patchwell/core/auth/profile.schema';
-import { canSeeApns, canSeeSecurity, canFor, isFeatureOn } from '../../app/access';
+import { canSeeApns, canSeeSecurity, canFor, isFeatureOn, isZoneAdmin } from '../../app/access';
 import { PATHS } from '../../app/paths';
 import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
@@ -25,7 +25,11 @@ export function mainNavItems(profile: Profile, zoneId: number | undefined): NavI
         { label: CONSOLE_TEXTS.nav.groups, to: z(PATHS.groups) },
         avr
           ? { label: CONSOLE_TEXTS.nav.remediations, to: z(PATHS.remediations) }
-          : { label: CONSOLE_TEXTS.nav.tasks, to: z(PATHS.tasksList) },
+          : // The tasks list is admin only; everyone else reviews the uploaded batches.
+            {
+              label: CONSOLE_TEXTS.nav.tasks,
+              to: z(isZoneAdmin(profile, zoneId) ? PATHS.tasksList : PATHS.taskBatches),
+            },
         { label: CONSOLE_TEXTS.nav.workletCatalog, to: z(PATHS.workletCatalog) },
       ],
     },

@@ -1,7 +1,7 @@
 import { DEBOUNCE_MS } from '@patchwell/core/constants';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import {
   readTableQuery,
   withFilter,
@@ -30,6 +30,10 @@ export type TableQueryControls<F extends string> = {
  */
 export function useTableQuery<F extends string>(filterNames: readonly F[], searchName?: F): TableQueryControls<F> {
   const [params, setSearchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  // Where the router is going while the next page's code or data loads (idle otherwise).
+  const leavingFor = useNavigation().location?.pathname;
+  const isLeaving = leavingFor !== undefined && leavingFor !== pathname;
   // react-router hands functional updates the last *rendered* params, so two changes made
   // before a re-render (two filters picked quickly) would lose the first. Chain them here.
   const pending = useRef<URLSearchParams | null>(null);
@@ -57,10 +61,12 @@ export function useTableQuery<F extends string>(filterNames: readonly F[], searc
   }
 
   useEffect(() => {
-    // Only a settled box (no keystroke for 200 ms) changes the query.
-    if (!searchName || debouncedSearch !== searchInput || debouncedSearch === urlSearch) return;
+    // Only a settled box (no keystroke for 200 ms) changes the query. Not once a link to
+    // another page was followed (typed, then a row clicked at once): writing the search
+    // then would cancel that navigation and keep the person on the list.
+    if (!searchName || isLeaving || debouncedSearch !== searchInput || debouncedSearch === urlSearch) return;
     setParams((prev) => withFilter(prev, searchName, debouncedSearch), { replace: true });
-  }, [debouncedSearch, searchInput, urlSearch, searchName, setParams]);
+  }, [debouncedSearch, searchInput, urlSearch, searchName, isLeaving, setParams]);
 
   return {
     query,

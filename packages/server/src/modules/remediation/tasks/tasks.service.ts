@@ -98,7 +98,6 @@ export async function createTasksForBatch(
   return tasks.map((t) => t.id);
 }
 
-
 /** When a task of this severity created at `createdAt` is due under `deadlines`; null when none applies. */
 export const taskDueAt = dueAt;
 

@@ -1,0 +1,3 @@
+ALTER TABLE "devices" ADD COLUMN "compliance_reason_changes_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "devices_compliance_unset_idx" ON "devices" USING btree ("id") WHERE "devices"."compliance_reason" = '' and "devices"."removed_at" is null;--> statement-breakpoint
+CREATE INDEX "devices_reason_changes_idx" ON "devices" USING btree ("compliance_reason_changes_at") WHERE "devices"."compliance_reason_changes_at" is not null and "devices"."removed_at" is null;
