@@ -32,8 +32,18 @@ export type TaskSort = { field: TaskSortField; dir: 'asc' | 'desc' };
 
 /** Inserts tasks in the given order; returns their rows in the same order. */
 export async function insertTasks(exec: Exec, tasks: NewTask[]): Promise<TaskRow[]> {
-  if (tasks.length === 0) return [];
-  return exec.insert(remediationTasks).values(tasks).returning();
+  // Chunked: a statement holds at most 65,535 parameters, and a 20,000-row scan can make
+  // 6,500 tasks of 17 columns each.
+  const rows: TaskRow[] = [];
+  for (let i = 0; i < tasks.length; i += 2000) {
+    rows.push(
+      ...(await exec
+        .insert(remediationTasks)
+        .values(tasks.slice(i, i + 2000))
+        .returning()),
+    );
+  }
+  return rows;
 }
 
 /** One pending job per (task, device). */
