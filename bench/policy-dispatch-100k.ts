@@ -26,14 +26,14 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb } from '../packages/server/src/db/client';
 import { seedDevices, seedPatches } from './devices-seed';
-import { startServer, type Running } from './server';
+import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const DBS = (process.env.DB ?? 'postgres,pglite').split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 18502);
-const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+const ADMIN = BENCH_ADMIN;
 
 /** PROFILE=<dir>: a CPU profile of the measured server, written when it stops. */
 function profileArgs(kind: string) {
@@ -49,25 +49,7 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
-async function session(url: string) {
-  const basic = Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString('base64');
-  const res = await fetch(`${url}/api/users/self`, { headers: { authorization: `Basic ${basic}` } });
-  const self = (await res.json()) as { orgs: { id: number }[] };
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const zoneId = self.orgs[0]!.id;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const sep = path.includes('?') ? '&' : '?';
-    const r = await fetch(`${url}${path}${sep}o=${zoneId}`, {
-      method,
-      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  };
-  return { zoneId, call };
-}
+const session = benchSession;
 
 type DbCounters = { xacts: number; inserted: number; updated: number; blocksRead: number; blocksHit: number };
 

@@ -24,14 +24,14 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 import { seedDevices, seedPatches } from './devices-seed';
-import { startServer, type Running } from './server';
+import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
 
 const DEVICES = Number(process.env.DEVICES ?? 10_000);
 const ROWS = Number(process.env.ROWS ?? 20_000);
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const DBS = (process.env.DB ?? 'pglite,postgres').split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 18503);
-const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+const ADMIN = BENCH_ADMIN;
 
 const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -42,25 +42,7 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function session(url: string) {
-  const basic = Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString('base64');
-  const res = await fetch(`${url}/api/users/self`, { headers: { authorization: `Basic ${basic}` } });
-  const self = (await res.json()) as { orgs: { id: number }[] };
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const zoneId = self.orgs[0]!.id;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const sep = path.includes('?') ? '&' : '?';
-    const r = await fetch(`${url}${path}${sep}o=${zoneId}`, {
-      method,
-      headers: { cookie, ...(body instanceof FormData ? {} : body ? { 'content-type': 'application/json' } : {}) },
-      body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-    });
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 500)}`);
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  };
-  return { zoneId, call };
-}
+const session = benchSession;
 
 const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
 const RISK: Record<string, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };

@@ -24,7 +24,7 @@ import { sql } from 'drizzle-orm';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 import { openDb } from '../packages/server/src/db/client';
 import { seedDevices, seedPatches } from './devices-seed';
-import { startServer, type Running } from './server';
+import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const COMMANDS = Number(process.env.COMMANDS ?? 200_000);
@@ -32,7 +32,7 @@ const REQUESTS = Number(process.env.REQUESTS ?? 40);
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const DBS = (process.env.DB ?? 'postgres,pglite').split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 18504);
-const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+const ADMIN = BENCH_ADMIN;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
@@ -42,13 +42,7 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-async function session(url: string) {
-  const basic = Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString('base64');
-  const res = await fetch(`${url}/api/users/self`, { headers: { authorization: `Basic ${basic}` } });
-  const self = (await res.json()) as { orgs: { id: number }[] };
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return { zoneId: self.orgs[0]!.id, cookie };
-}
+const session = benchSession;
 
 /** Sequential GETs after two warm-up calls; latencies sorted, in ms. */
 async function measure(url: string, cookie: string, path: string): Promise<{ p50: number; p95: number }> {

@@ -52,3 +52,31 @@ export async function startServer(opts: {
       }),
   };
 }
+
+/** The administrator every bench's server is started with (`PATCHWELL_ADMIN_*`). */
+export const BENCH_ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+
+/**
+ * Signs the bench's administrator in: its first zone, the session cookie, and a caller that
+ * adds `o`, sends JSON (or a FormData as multipart) and throws on an answer of 300 or more.
+ */
+export async function benchSession(url: string) {
+  const basic = Buffer.from(`${BENCH_ADMIN.email}:${BENCH_ADMIN.password}`).toString('base64');
+  const res = await fetch(`${url}/api/users/self`, { headers: { authorization: `Basic ${basic}` } });
+  const self = (await res.json()) as { orgs: { id: number }[] };
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const zoneId = self.orgs[0]!.id;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const sep = path.includes('?') ? '&' : '?';
+    const form = body instanceof FormData;
+    const r = await fetch(`${url}${path}${sep}o=${zoneId}`, {
+      method,
+      headers: { cookie, ...(!form && body ? { 'content-type': 'application/json' } : {}) },
+      body: form ? body : body ? JSON.stringify(body) : undefined,
+    });
+    const text = await r.text();
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 500)}`);
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+  return { zoneId, cookie, call };
+}
