@@ -2,13 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../http/access';
-import { policies } from '../db/policies.schema';
-import { remediationBatches, remediationTasks } from '../db/remediation.schema';
-import { dataExtracts } from '../db/reports.schema';
-import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
+import { apiKeys } from '../db/schema';
 import { startTestApp, type TestApp } from './app';
 import { call, clientFor, cookieFor, type Answer, type Caller } from './authz-helpers';
-import { buildCveObjects } from './cve-fixtures';
 import { buildAccount, buildUser, buildZone, TEST_PASSWORD } from './factories';
 
 /**
@@ -46,24 +42,7 @@ const SELF_SCOPED = new Set([
  */
 const SHARED_OBJECT_ROUTES = new Set(['GET /api/worklet-catalog/:id']);
 
-type Kind =
-  | 'account'
-  | 'zone'
-  | 'user'
-  | 'key'
-  | 'invitation'
-  | 'outbox'
-  | 'policy'
-  | 'policyUuid'
-  | 'task'
-  | 'batch'
-  | 'cveException'
-  | 'cve'
-  | 'extract';
-/** Ids by kind: numbers, except a CVE, named by its CVE id, and a policy named by its UUID. */
-type Ids = Record<Exclude<Kind, 'cve' | 'policyUuid'>, number> & { cve: string; policyUuid: string };
-/** Objects of one side: ids by kind, and strings that identify its data in any answer. */
-type World = { ids: Ids; markers: string[] };
+import { buildWorld, tag, type Ids, type Kind, type World } from './authz-worlds';
 
 const PARAM_KINDS: Record<string, Kind> = {
   accountId: 'account',
@@ -235,137 +214,6 @@ const callers: Who[] = [];
 /** Objects of the caller's own zone each caller may act on (a victim user, a key, …), per caller. */
 const own = new Map<string, Ids>();
 
-const tag = () => randomBytes(4).toString('hex').toUpperCase();
-
-/** Builds one side's objects in `zone` of `accountId`, all named with `label` so any answer carrying them is caught. */
-async function buildWorld(label: string, accountId: number, accountName: string, zoneId: number, zoneUuid: string) {
-  const id = tag();
-  const member = await buildUser(t.db, {
-    accountId,
-    email: `${label.toLowerCase()}-member-${id.toLowerCase()}@example.test`,
-    firstname: `${label}First`,
-    zones: { [zoneId]: 1 },
-  });
-  const keyPrefix = `pw_${label.slice(0, 3)}${id}`;
-  const [key] = await t.db
-    .insert(apiKeys)
-    .values({
-      userId: member.id,
-      organizationId: zoneId,
-      name: `${label}KEY-${id}`,
-      prefix: keyPrefix,
-      keyHash: randomBytes(32).toString('hex'),
-      createdAt: t.clock.now(),
-    })
-    .returning();
-  const [invitation] = await t.db
-    .insert(invitations)
-    .values({
-      tokenHash: randomBytes(32).toString('hex'),
-      userId: member.id,
-      organizationId: zoneId,
-      roleId: 2,
-      email: member.email,
-      createdAt: t.clock.now(),
-      expiresAt: new Date(t.clock.now().getTime() + 86_400_000),
-    })
-    .returning();
-  const [mail] = await t.db
-    .insert(outbox)
-    .values({
-      accountId,
-      to: member.email,
-      subject: `${label}MAIL-${id}`,
-      text: `${label}BODY-${id}`,
-      createdAt: t.clock.now(),
-    })
-    .returning();
-  await t.db.insert(orgPrefs).values({ organizationId: zoneId, prefName: `matrix-${id}`, value: `${label}PREF-${id}` });
-  const [policy] = await t.db
-    .insert(policies)
-    .values({
-      organizationId: zoneId,
-      name: `${label}POLICY-${id}`,
-      type: 'patch',
-      configuration: { patch_rule: 'all' },
-      createdAt: t.clock.now(),
-      updatedAt: t.clock.now(),
-    })
-    .returning();
-  const [task] = await t.db
-    .insert(remediationTasks)
-    .values({
-      organizationId: zoneId,
-      kind: 'patch-now',
-      title: `${label}TASK-${id}`,
-      patchName: 'openssl',
-      cves: ['CVE-2026-0001'],
-      severity: 'high',
-      source: 'qualys',
-      createdAt: t.clock.now(),
-      updatedAt: t.clock.now(),
-    })
-    .returning();
-  const [batch] = await t.db
-    .insert(remediationBatches)
-    .values({
-      organizationId: zoneId,
-      source: 'generic',
-      fileName: `${label}BATCH-${id}.csv`,
-      status: 'ready',
-      createdBy: member.id,
-      createdAt: t.clock.now(),
-      updatedAt: t.clock.now(),
-    })
-    .returning();
-  const cves = await buildCveObjects(t, zoneId, label);
-  const [extract] = await t.db
-    .insert(dataExtracts)
-    .values({
-      organizationId: zoneId,
-      kind: 'activity',
-      preset: 'today',
-      rangeFrom: new Date('2026-03-02T00:00:00Z'),
-      rangeTo: new Date('2026-03-03T00:00:00Z'),
-      status: 'ready',
-      requestedBy: member.id,
-      createdAt: t.clock.now(),
-    })
-    .returning();
-  return {
-    ids: {
-      account: accountId,
-      zone: zoneId,
-      user: member.id,
-      key: key!.id,
-      invitation: invitation!.id,
-      outbox: mail!.id,
-      policy: policy!.id,
-      policyUuid: policy!.uuid,
-      task: task!.id,
-      extract: extract!.id,
-      cve: cves.cve,
-      cveException: cves.exceptionId,
-      batch: batch!.id,
-    },
-    markers: [
-      accountName,
-      zoneUuid,
-      member.email,
-      member.uuid,
-      keyPrefix,
-      `${label}KEY-${id}`,
-      `${label}MAIL-${id}`,
-      `${label}BODY-${id}`,
-      `${label}PREF-${id}`,
-      `${label}POLICY-${id}`,
-      `${label}TASK-${id}`,
-      ...cves.markers,
-      `${label}BATCH-${id}`,
-    ],
-  } satisfies World;
-}
-
 beforeAll(async () => {
   t = await startTestApp();
   routes = t.app.guardedRoutes.filter((r) => r.access === 'session' && r.method !== 'HEAD');
@@ -380,7 +228,7 @@ beforeAll(async () => {
     parentId: otherZone.id,
   });
   await buildUser(t.db, { accountId: other.id, globalAdmin: true, zones: { [otherZone.id]: 1 } });
-  foreign = await buildWorld('FOREIGN', other.id, otherName, otherZone.id, otherZone.uuid);
+  foreign = await buildWorld(t, 'FOREIGN', other.id, otherName, otherZone.id, otherZone.uuid);
   foreign.markers.push(otherZone.name, otherChild.name, otherChild.uuid);
 
   // The callers' account: their zone, and a sibling zone they do not belong to.
@@ -388,7 +236,7 @@ beforeAll(async () => {
   const zone = await buildZone(t.db, { accountId: account.id, name: 'Own zone' });
   const siblingZone = await buildZone(t.db, { accountId: account.id, name: `SIBLINGZONE-${tag()}` });
   ownZoneId = zone.id;
-  sibling = await buildWorld('SIBLING', account.id, siblingZone.name, siblingZone.id, siblingZone.uuid);
+  sibling = await buildWorld(t, 'SIBLING', account.id, siblingZone.name, siblingZone.id, siblingZone.uuid);
 
   const roles: [string, number | 'global'][] = [
     ['Zone Administrator', 1],
@@ -423,7 +271,7 @@ beforeAll(async () => {
   }
   // Each caller gets its own objects in its zone to act on in the own-zone pass.
   for (const who of callers) {
-    const world = await buildWorld('OWN', account.id, account.name, zone.id, zone.uuid);
+    const world = await buildWorld(t, 'OWN', account.id, account.name, zone.id, zone.uuid);
     const [key] = await t.db
       .insert(apiKeys)
       .values({
