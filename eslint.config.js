@@ -45,7 +45,14 @@ export default tseslint.config(
   },
   {
     files: ['packages/server/src/**/*.ts'],
-    ignores: ['**/*.store.ts', 'packages/server/src/db/**', 'packages/server/src/test/**', '**/*.test.ts'],
+    // Tests and their case tables (a test's `*.cases/` folder) seed and read rows directly.
+    ignores: [
+      '**/*.store.ts',
+      'packages/server/src/db/**',
+      'packages/server/src/test/**',
+      '**/*.test.ts',
+      '**/*.cases/**',
+    ],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SQL_IMPORTS] }] },
   },
   {
@@ -58,6 +65,7 @@ export default tseslint.config(
       'packages/server/src/main.ts',
       'packages/server/src/test/**',
       '**/*.test.ts',
+      '**/*.cases/**',
       '**/*.store.ts',
       'packages/server/src/db/**',
     ],

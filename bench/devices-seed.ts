@@ -17,7 +17,7 @@ import { replaceInventory } from '../packages/server/src/agent-api/agent.store';
 import { openDb } from '../packages/server/src/db/client';
 import { queryRows } from '../packages/server/src/db/raw';
 import { sql } from 'drizzle-orm';
-import { deviceDetails, devicePresence, devices } from '../packages/server/src/db/schema';
+import { deviceDetails, devicePresence, devices } from '../packages/server/src/db/devices.schema';
 import { ONLINE_GRACE_S } from '../packages/server/src/modules/devices/presence.store';
 import { ensureDefaultGroup } from '../packages/server/src/modules/devices/groups.store';
 

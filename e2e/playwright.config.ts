@@ -1,29 +1,21 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-
-/** A port the system has free now (listen on 0, read it back, close). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+import { freePort } from './free-port';
+import { startMailCapture } from './mail-capture';
 
 // The workers load this file again: the port chosen here reaches them through the
 // environment they inherit, so the server and every test agree on it. E2E_PORT overrides.
 process.env.E2E_PORT ??= String(await freePort());
 const port = Number(process.env.E2E_PORT);
 export const baseURL = `http://127.0.0.1:${port}`;
+// The server's mail goes by SMTP to a loopback capture that the runner starts once (the
+// workers, which load this file again, find its address and folder in the environment).
+if (!process.env.E2E_MAIL_DIR) {
+  process.env.E2E_MAIL_DIR = mkdtempSync(join(tmpdir(), 'patchwell-e2e-mail-'));
+  process.env.E2E_SMTP_URL = await startMailCapture(process.env.E2E_MAIL_DIR);
+}
 // A fresh embedded database per run, unless DATABASE_URL points at PostgreSQL.
 const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-e2e-'));
 
@@ -67,7 +59,11 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       PATCHWELL_DEMO: '1',
+      // The password pages are behind the first authentication milestone flag (spec A section 2).
+      PATCHWELL_FLAGS: 'auth_milestone_1=1',
       LOG_LEVEL: 'warn',
+      SMTP_URL: process.env.E2E_SMTP_URL!,
+      MAIL_FROM: 'Patchwell <noreply@patchwell.test>',
     },
   },
 });

@@ -12,6 +12,7 @@ const PUBLIC = new Set<string>([
   PATHS.passwordReset,
   PATHS.acceptInvite,
   PATHS.unlock, // the link a locked user is mailed
+  PATHS.verifyEmail, // the link a new sign-up is mailed
   PATHS.notFound,
 ]);
 

@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, expectShell, signIn, uniqueEmail } from './helpers';
+import { TEXTS } from '../../packages/core/src/texts';
+import { DEMO, expectShell, signIn, submitSignIn, uniqueEmail } from './helpers';
 
 test.describe('sign-up and sign-in', () => {
-  test('a newcomer signs up and lands in the console of their new zone', async ({ page }) => {
+  // Following the verification link, and what comes after it: dashboard.spec.ts.
+  test('a newcomer signs up and is asked to verify the address before signing in', async ({ page }) => {
     const email = uniqueEmail('signup');
     await page.goto('/console/signup');
     await page.getByLabel(/first name/i).fill('Ada');
@@ -13,14 +15,13 @@ test.describe('sign-up and sign-in', () => {
     await page.getByLabel(/confirm/i).fill('correct horse battery staple');
     await page.getByLabel(/endpoints/i).fill('25');
     await page.getByRole('button', { name: /sign ?up|create account/i }).click();
-    await expect(page).toHaveURL(/\/console\/account-created/);
-    await expect(page.getByText(email)).toBeVisible();
-    await page
-      .getByRole('link', { name: /console|dashboard|continue/i })
-      .first()
-      .click();
-    await expectShell(page);
-    await expect(page.getByRole('banner')).toContainText(/Analytical Engines/);
+    await expect(page).toHaveURL(/\/console\/login\?err=verification_email_sent/);
+    await expect(page.getByText(TEXTS.login.verificationEmailSent)).toBeVisible();
+    // Signing in before following the link is refused with the same words, and a new link is offered.
+    await submitSignIn(page, email, 'correct horse battery staple');
+    await expect(page.getByRole('alert')).toContainText(TEXTS.login.verificationEmailSent);
+    await page.getByRole('button', { name: 'Resend verification email' }).click();
+    await expect(page.getByText(/we have sent it a new verification link/)).toBeVisible();
   });
 
   test('sign-up lists every invalid field', async ({ page }) => {

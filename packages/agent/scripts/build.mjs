@@ -26,6 +26,20 @@ const result = await build({
   outfile,
   write: false,
   logLevel: 'warning',
+  plugins: [
+    {
+      // ws tries its optional native helpers inside try/catch. Left as runtime requires, they
+      // make a single executable warn on start; bundled as modules that throw, ws uses its JS.
+      name: 'ws-optional-natives',
+      setup(b) {
+        b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (a) => ({ path: a.path, namespace: 'absent' }));
+        b.onLoad({ filter: /.*/, namespace: 'absent' }, (a) => ({
+          contents: `throw new Error('${a.path} is not bundled');`,
+          loader: 'js',
+        }));
+      },
+    },
+  ],
 });
 const [file] = result.outputFiles;
 await mkdir(path.dirname(outfile), { recursive: true });

@@ -31,6 +31,12 @@ export const TEXTS = {
       'Your user account requires email verification. Please check your email to verify your account.',
     sessionExpired: 'Your session has expired. When you login again, unsaved changes will no longer be available.',
   },
+  /** Success messages of spec A section 8 ('session expiration timeouts updated', 'password reset email sent'). */
+  success: {
+    sessionTimeoutsUpdated: 'Success: Session expiration timeouts updated.',
+    passwordResetEmailSent: 'Success: Password reset email sent.',
+    mfaReset: 'Success: MFA reset.',
+  },
   notFound: {
     title: '404 - Page Not Found',
     body: 'The page you were looking for could not be found.',
@@ -85,5 +91,17 @@ export const TEXTS = {
   remediation: {
     unknownHosts: 'Unknown Hosts',
     csvUnsupported: 'Error: This browser does not support downloading CSV files.',
+  },
+  /** Remote control's errors and tooltips (spec B section 8). */
+  remote: {
+    unauthorized: 'Error - Unauthorized to start a Remote Control session.',
+    unableToConnect: 'Error - Unable to connect to a Remote Control session, try again later.',
+    noConsent: 'There is either no active user or the user did not grant permission for the remote session.',
+    setupFailed: 'Error - Remote Control setup failed, try again later.',
+    offline: 'Device is offline',
+    initializing: 'Automox is currently initializing the device and is unable to start a remote session.',
+    windowsOnly: 'This feature is currently only available for Windows devices',
+    upgrade: 'Upgrade to our Complete plan to enable this feature',
+    noPermission: 'You don’t have the required permission to start a remote control session',
   },
 } as const;

@@ -24,9 +24,15 @@ import { activityRoutes } from './modules/activity/activity.routes';
 import { logCommandOutcome } from './modules/activity/agent-outcomes.service';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { passwordResetRoutes } from './modules/auth/password-reset.routes';
+import { samlSigninRoutes } from './modules/saml-signin/saml-signin.routes';
+import { mfaRoutes } from './modules/mfa/mfa.routes';
+import { mfaSignInRoutes } from './modules/mfa/mfa-signin.routes';
 import { invitationsRoutes } from './modules/invitations/invitations.routes';
 import { mailRoutes } from './modules/mail/mail.routes';
 import { flagsRoutes } from './modules/flags/flags.routes';
+import { domainsRoutes } from './modules/domains/domains.routes';
+import { samlConnectionsRoutes } from './modules/saml-connections/connections.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
 import { shellRoutes } from './modules/shell/shell.routes';
 import { zonesRoutes } from './modules/zones/zones.routes';
@@ -41,8 +47,12 @@ import { installersRoutes } from './modules/installers/installers.routes';
 import { tasksRoutes } from './modules/remediation/tasks/tasks.routes';
 import { applyTaskCommandResult } from './modules/remediation/tasks/task-results.service';
 import { cvesRoutes } from './modules/remediation/cves/cves.routes';
+import { onboardingRoutes } from './modules/onboarding/onboarding.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { extractsRoutes } from './modules/reports/extracts.routes';
+import { reportSchedulesRoutes } from './modules/report-schedules/schedules.routes';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { remoteSessionsModule } from './modules/remote-sessions/remote-sessions.module';
 import { batchesModule } from './modules/remediation/batches/batches.module';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
@@ -134,6 +144,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await opsRoutes(app, ctx, { registry, isShuttingDown: () => shuttingDown });
   await authRoutes(app, ctx);
+  await passwordResetRoutes(app, ctx);
+  await samlSigninRoutes(app, ctx);
+  await mfaSignInRoutes(app, ctx);
+  await mfaRoutes(app, ctx);
   await accountsRoutes(app, ctx);
   await shellRoutes(app, ctx);
   await zonesRoutes(app, ctx);
@@ -143,6 +157,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await invitationsRoutes(app, ctx);
   await mailRoutes(app, ctx);
   await flagsRoutes(app, ctx);
+  await domainsRoutes(app, ctx);
+  await samlConnectionsRoutes(app, ctx);
 
   // The agents' in-process state (token cache, coalesced check-ins, long-poll waiters).
   const agents = createAgentRuntime(ctx);
@@ -167,8 +183,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await installersRoutes(app, ctx);
   await cvesRoutes(app, ctx);
   await reportsRoutes(app, ctx);
+  await onboardingRoutes(app, ctx);
   await extractsRoutes(app, ctx);
+  await reportSchedulesRoutes(app, ctx);
   await batchesModule(app, ctx);
+  await webhooksRoutes(app, ctx);
+  await remoteSessionsModule(app, ctx, agents);
   // Last: the other subscribers have applied the result the event reports.
   commandEvents.onCommandFinished('the activity log', (event) => logCommandOutcome(ctx, event));
   await activityRoutes(app, ctx);

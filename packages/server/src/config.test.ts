@@ -81,6 +81,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  it('reads the DNS servers of domain verification, and refuses what is not an address', () => {
+    expect(loadConfig({}).dnsServers).toBeUndefined();
+    expect(loadConfig({ DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,[::1]:53,::1' }).dnsServers).toEqual([
+      '1.1.1.1',
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '::1',
+    ]);
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS: not an IP address/);
+    expect(() => loadConfig({ DNS_SERVERS: '1.1.1.1:99999' })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ DNS_TIMEOUT_MS: '50' })).toThrow(/DNS_TIMEOUT_MS must be/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', PATCHWELL_DEMO: '' })).toMatchObject({ port: 8080, demo: true, demoDevices: 32 });
     expect(loadConfig({ PATCHWELL_DEMO_DEVICES: '0' })).toMatchObject({ demo: true, demoDevices: 0 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -13,6 +14,15 @@ import { parseFlagDefaults } from '@patchwell/core/shell/flags.schema';
  * {@link loadConfig}). Every variable is optional; the defaults run a single-node server
  * on 127.0.0.1:8080 with an embedded database and a demo account.
  */
+
+/** `1.2.3.4`, `1.2.3.4:53`, `::1` or `[::1]:53`: what `dns.Resolver#setServers` takes. */
+function isDnsServer(s: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && (!bracketed[2] || Number(bracketed[2]) <= 65535);
+  const v4 = /^([\d.]+)(?::(\d{1,5}))?$/.exec(s);
+  if (v4) return isIP(v4[1]!) === 4 && (!v4[2] || Number(v4[2]) <= 65535);
+  return isIP(s) === 6;
+}
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -132,6 +142,43 @@ const ZEnv = z
       }),
     /** `1` (default) or `0`: whether anyone may create an account through `POST /api/signup`. Off: the sign-up call answers 404. */
     PATCHWELL_SIGNUP: flag('PATCHWELL_SIGNUP', true),
+    /**
+     * `0` (default) or `1`: outgoing webhooks may target http or https on 127.0.0.1, ::1 and
+     * localhost, and only those (tests and local development). Off, a webhook needs an https
+     * URL whose host resolves to public addresses only (docs/api/webhooks.md).
+     */
+    WEBHOOKS_ALLOW_LOOPBACK: flag('WEBHOOKS_ALLOW_LOOPBACK', false),
+    /**
+     * DNS servers that domain verification asks for TXT records, comma-separated, each an IP
+     * address with an optional port (`1.1.1.1,9.9.9.9`, `127.0.0.1:5353`, `[::1]:53`).
+     * Unset: the system's resolvers (/etc/resolv.conf).
+     */
+    DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        if (v === undefined) return undefined;
+        const servers = v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const bad = servers.filter((s) => !isDnsServer(s));
+        if (bad.length || !servers.length) {
+          c.addIssue({
+            code: 'custom',
+            message: `DNS_SERVERS: not an IP address with an optional port: ${bad.join(', ')}.`,
+          });
+          return z.NEVER;
+        }
+        return servers;
+      }),
+    /** How long one DNS query of domain verification may take, in milliseconds: 100 to 30000, default `5000`. */
+    DNS_TIMEOUT_MS: z.coerce
+      .number({ error: 'DNS_TIMEOUT_MS must be a whole number of milliseconds between 100 and 30000.' })
+      .int('DNS_TIMEOUT_MS must be a whole number of milliseconds between 100 and 30000.')
+      .min(100, 'DNS_TIMEOUT_MS must be a whole number of milliseconds between 100 and 30000.')
+      .max(30_000, 'DNS_TIMEOUT_MS must be a whole number of milliseconds between 100 and 30000.')
+      .default(5000),
     /** Largest accepted request body in bytes. Default `1048576` (1 MiB); larger bodies get 413. */
     BODY_LIMIT_BYTES: z.coerce
       .number({ error: 'BODY_LIMIT_BYTES must be a whole number of bytes (at least 1024).' })
@@ -289,6 +336,12 @@ export type Config = {
   helpBaseUrl: string;
   supportUrl: string;
   signupEnabled: boolean;
+  /** WEBHOOKS_ALLOW_LOOPBACK: webhooks target loopback only (tests, development) instead of public https. */
+  webhooksAllowLoopback: boolean;
+  /** DNS_SERVERS: resolvers for domain verification; undefined = the system's. */
+  dnsServers: string[] | undefined;
+  /** DNS_TIMEOUT_MS: one DNS query's timeout. */
+  dnsTimeoutMs: number;
   /** PATCHWELL_FLAGS: feature flag defaults over core's, before account and zone overrides. */
   flagDefaults: Partial<Record<FeatureFlag, boolean>>;
   bodyLimitBytes: number;
@@ -357,6 +410,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     helpBaseUrl: e.PATCHWELL_HELP_BASE_URL,
     supportUrl: e.PATCHWELL_SUPPORT_URL ?? `${e.PATCHWELL_HELP_BASE_URL}/support`,
     signupEnabled: e.PATCHWELL_SIGNUP,
+    webhooksAllowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK,
+    dnsServers: e.DNS_SERVERS,
+    dnsTimeoutMs: e.DNS_TIMEOUT_MS,
     flagDefaults: e.PATCHWELL_FLAGS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     installerMaxBytes: e.INSTALLER_MAX_BYTES,

@@ -9,7 +9,13 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /** Outgoing mail (a nodemailer transport satisfies it); used by later issues for invites and resets. */
 export type Mailer = {
-  sendMail(message: { to: string; subject: string; text: string; html?: string }): Promise<unknown>;
+  sendMail(message: {
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    attachments?: { filename: string; contentType: string; content: string }[];
+  }): Promise<unknown>;
 };
 
 /** What every service function receives: no globals, so tests build their own. */

@@ -47,8 +47,8 @@ describe('npm start (src/main.ts)', () => {
           );
         return Number(line?.split(' ').pop() ?? 0);
       };
-      await expect.poll(() => answered('/api/agent/v1/enroll', 201), { timeout: 20_000 }).toBe(6);
-      await expect.poll(() => answered('/api/agent/v1/checkin', 200), { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+      await expect.poll(() => answered('/api/agent/v1/enroll', 201), { timeout: 60_000 }).toBe(6);
+      await expect.poll(() => answered('/api/agent/v1/checkin', 200), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
       expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
       let exited = false;
@@ -63,7 +63,9 @@ describe('npm start (src/main.ts)', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // A cold start migrates an empty database and seeds the demo: 15 s on a machine at load 4,
+    // more on a busy CI runner. This bounds a hang, it does not measure speed (bench/start-time.ts does).
+  }, 180_000);
 
   it('exits with status 1 and names each invalid variable', async () => {
     const env = { ...process.env, DATABASE_URL: '', PORT: 'nope', LOG_LEVEL: 'loud' };

@@ -18,6 +18,8 @@ import { startTaskJobSync } from './modules/remediation/tasks/task-results.servi
 import { createMailer } from './modules/mail/mail.transport';
 import { startSweeper } from './modules/auth/sweep.service';
 import { startReportJobs } from './modules/reports/reports.jobs';
+import { startReportScheduleJobs } from './modules/report-schedules/schedules.jobs';
+import { startWebhookJobs } from './modules/webhooks/webhooks.worker';
 import { shutdownGracefully } from './shutdown';
 
 /** How long requests in flight may take to finish after the drain before the process exits anyway. */
@@ -92,6 +94,10 @@ const commandSweeper = startCommandSweeper(ctx);
 const taskJobSync = startTaskJobSync(ctx);
 // Today's compliance snapshot (now, then hourly) and the data extract worker.
 const reportJobs = startReportJobs(ctx);
+// Scheduled reports: due times claimed once across nodes, mailed with their CSV.
+const reportScheduleJobs = startReportScheduleJobs(ctx);
+// Outgoing webhooks: the delivery worker and the offline watch.
+const webhookJobs = startWebhookJobs(ctx);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -113,6 +119,8 @@ async function shutdown(signal: string): Promise<void> {
         commandSweeper,
         taskJobSync,
         reportJobs,
+        reportScheduleJobs,
+        webhookJobs,
       ],
       db: handle,
       drainMs: config.shutdownDrainMs,

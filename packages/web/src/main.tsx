@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { api } from './api/client';
-import { chunkFailure } from './app/chunks';
+import { onPreloadError } from './app/chunks';
 import { globalLoader } from './app/loader';
 import { consolePath } from './app/paths';
 import { Providers } from './app/Providers';
@@ -26,10 +26,7 @@ api.configure({
 });
 
 // Vite reports a failed preload of a lazily loaded chunk's dependencies here.
-window.addEventListener('vite:preloadError', (event) => {
-  event.preventDefault();
-  chunkFailure.report();
-});
+window.addEventListener('vite:preloadError', onPreloadError);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');

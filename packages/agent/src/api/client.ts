@@ -3,6 +3,8 @@
  * Network failures become `NetworkError`; HTTP failures become `AgentApiError` with the
  * server's error code, so the run loop can tell "unreachable" from "re-enrol" from "removed".
  */
+import type WebSocket from 'ws';
+import { openTunnel } from '../remote/tunnel.js';
 import type {
   CheckinRequest,
   CheckinResponse,
@@ -61,6 +63,10 @@ export type AgentApi = {
    * transfer; the client's own timeout only bounds waiting for the answer's headers.
    */
   downloadInstaller(id: string, signal?: AbortSignal): Promise<InstallerDownload>;
+  /** The signed-in user's answer to a remote session (`POST /remote-sessions/{id}/consent`). */
+  postRemoteConsent(sessionId: number, granted: boolean): Promise<void>;
+  /** Opens the agent's end of a remote session's tunnel (an outbound WebSocket with the device token). */
+  openRemoteTunnel(sessionId: number): Promise<WebSocket>;
 };
 
 export type InstallerDownload = {
@@ -157,6 +163,12 @@ export function createApiClient(server: string, options: ApiClientOptions = {}):
     },
     async postResult(commandId, body) {
       await call('POST', `/commands/${encodeURIComponent(String(commandId))}/result`, body);
+    },
+    async postRemoteConsent(sessionId, granted) {
+      await call('POST', `/remote-sessions/${encodeURIComponent(String(sessionId))}/consent`, { granted });
+    },
+    openRemoteTunnel(sessionId) {
+      return openTunnel(base, token ?? '', sessionId);
     },
     async downloadInstaller(id, signal) {
       const res = await download(`/installers/${encodeURIComponent(id)}`, signal);

@@ -20,6 +20,7 @@ import {
   type InstallerJob,
 } from './installer.js';
 import { deferredRunText } from '../notify/notifier.js';
+import { runRemoteSession } from './remote.js';
 import { noticeBeforeRun, rebootAfterRun, type NoticeContext, type PendingReboot } from './notices.js';
 import { runProcess, type ProcessOutcome, type ProcessRunner, type ProcessSpec } from './process.js';
 
@@ -38,6 +39,8 @@ export type ExecutorContext = {
    * it is due). Without it (`run --once`), a deferred restart is left to the OS's scheduler.
    */
   deferReboot?: (pending: PendingReboot) => Promise<void>;
+  /** The run loop's log (a remote session that ends in the background says so here). */
+  log?: (line: string) => void;
 };
 
 const DEFAULT_TIMEOUT_S = 3600;
@@ -94,7 +97,8 @@ function packageAction(cmd: AgentCommand): PackageAction {
  * simulated. A scan and a worklet's evaluation only read, and run for real either way.
  */
 function isChange(cmd: AgentCommand): boolean {
-  if (cmd.type === 'scan') return false;
+  // A remote session asks the user itself, and a shell refuses without --allow-changes.
+  if (cmd.type === 'scan' || cmd.type === 'remote_session') return false;
   return !(cmd.type === 'run_script' && cmd.args.purpose === 'evaluate');
 }
 
@@ -236,6 +240,11 @@ async function execute(cmd: AgentCommand, ctx: ExecutorContext): Promise<Command
           return done('success', `Simulated: would run ${describe(spec)}\n`, '', { simulated: true, delay_s: delayS });
         }
         return fromOutcome(await run(spec, { timeoutMs: 30_000, maxBytes: TAIL_BYTES }), { delay_s: delayS });
+      }
+      case 'remote_session': {
+        if (!cmd.args.remote) return done('error', '', 'A remote session command without its session.\n');
+        const outcome = await runRemoteSession(cmd.args.remote, { ...ctx, ...(ctx.log ? { log: ctx.log } : {}) });
+        return done(outcome.status, `${outcome.message}\n`, '', outcome.data);
       }
       default:
         return done('error', '', `Unknown command type: ${String((cmd as { type: unknown }).type)}\n`);

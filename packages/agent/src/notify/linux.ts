@@ -89,6 +89,13 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
       const answer = parseZenityAnswer(out.exitCode, out.stdout, request.periodsH);
       if (answer) return { shown: true, ...answer };
     }
+    // A consent needs a dialog: a bubble cannot be answered.
+    if (request.requireChoice) {
+      return {
+        shown: false,
+        reason: missing(out) ? 'zenity is not installed' : `zenity failed (exit ${out.exitCode})`,
+      };
+    }
     const bubble = asSessionUser(session, agentUid, [
       'notify-send',
       '--urgency=critical',
@@ -120,7 +127,7 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
         const answer = await toDesktop(graphical, request);
         if (answer) return answer;
       }
-      if (terminals.length) {
+      if (terminals.length && !request.requireChoice) {
         const out = await run(
           { command: 'wall', args: [], input: `Patchwell: ${request.message}\n` },
           { timeoutMs: 15_000 },

@@ -14,6 +14,11 @@ export type NoticeRequest = {
   periodsH: number[];
   /** Label of the button that goes ahead ("Install now", "Restart now"). */
   proceedLabel: string;
+  /**
+   * Only a real answer counts (a consent): no bubble or `wall` that goes ahead unanswered;
+   * without a dialog the notice is not shown.
+   */
+  requireChoice?: boolean;
 };
 
 /** What the user's session made of a notice, before the policy's timeout rule is applied. */

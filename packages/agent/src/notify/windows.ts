@@ -17,6 +17,8 @@ export function createWindowsNotifier(options: { run?: ProcessRunner } = {}): No
   const run = options.run ?? runProcess;
   return {
     async show(request) {
+      // msg.exe shows text but returns no answer, so it cannot carry a consent.
+      if (request.requireChoice) return { shown: false, reason: 'msg.exe cannot ask for an answer' };
       const text = `Patchwell: ${request.message}`.slice(0, MSG_MAX);
       const out = await run(
         { command: 'msg.exe', args: ['*', `/TIME:${request.timeoutS}`, text] },

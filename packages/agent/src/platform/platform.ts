@@ -29,6 +29,12 @@ export type Platform = {
   rebootCommand(delayS: number): ProcessSpec;
   /** Shows notices to the signed-in user (notify/); absent: the platform cannot, and says so. */
   notifier?: Notifier;
+  /**
+   * Where a remote-control session reaches the screen: a VNC server on loopback the agent
+   * starts for the session (Linux: x11vnc on the user's display) or finds (macOS Screen
+   * Sharing, a Windows VNC server), with how to stop it. Absent: remote control is not offered.
+   */
+  remoteDesktop?: () => Promise<{ port: number; stop(): Promise<void> }>;
 };
 
 /** Validates a package name or version before it reaches a command line. */

@@ -134,6 +134,7 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
         allowChanges,
         ...(options.run ? { run: options.run } : {}),
         knownPatches: inventory?.patches ?? [],
+        log,
         deferReboot: async (pending) => {
           state = { ...state, pending_reboot: pending };
           await save();

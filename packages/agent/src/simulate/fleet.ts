@@ -98,6 +98,8 @@ const DURATION_S: Record<AgentCommand['type'], [number, number]> = {
   remove_package: [3, 15],
   run_script: [1, 10],
   reboot: [1, 3],
+  // A simulated device has no screen or shell: it answers at once and never joins the tunnel.
+  remote_session: [0, 1],
 };
 
 export function startFleet(options: FleetOptions) {

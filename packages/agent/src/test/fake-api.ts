@@ -11,6 +11,8 @@ export function fakeApi(overrides: Partial<AgentApi> = {}): AgentApi {
     putInventory: vi.fn(async () => {}),
     postResult: vi.fn(async () => {}),
     downloadInstaller: vi.fn(),
+    postRemoteConsent: vi.fn(async () => {}),
+    openRemoteTunnel: vi.fn(),
     ...overrides,
   };
 }

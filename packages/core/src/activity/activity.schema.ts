@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ID_MAX } from '../constants';
 import { ZPaging } from '../paging.schema';
 import { isValidDate } from '../rules/datetime';
+import { DATE_RANGE_ERRORS, DATE_RANGE_PRESETS, type DateRangePreset } from '../reports/date-range';
 
 /**
  * The activity log (issue 12): what people, API keys, agents and the server did, per zone.
@@ -28,25 +29,12 @@ export const ZActivityDetails = z
   .catchall(z.unknown());
 export type ActivityDetails = z.infer<typeof ZActivityDetails>;
 
-/** Date range presets (spec B section 3). Days are UTC days, as the console shows times in UTC. */
-export const DATE_RANGE_PRESETS = ['last30days', 'last7days', 'yesterday', 'today', 'custom'] as const;
+/** Date range presets (spec B section 3): the reports' own, whole UTC days. */
 export const ZDateRangePreset = z.enum(DATE_RANGE_PRESETS);
-export type DateRangePreset = z.infer<typeof ZDateRangePreset>;
-
-/** How far back a custom range may start (spec B section 5: within the last 90 days). */
-export const ACTIVITY_MAX_DAYS_BACK = 90;
-
-export const ACTIVITY_DATE_ERRORS = {
-  invalid: 'Must be a real date (YYYY-MM-DD).',
-  required: 'Required for a custom range.',
-  onlyCustom: 'Dates apply only to the custom range.',
-  future: 'Must not be in the future.',
-  tooOld: `Must be within the last ${ACTIVITY_MAX_DAYS_BACK} days.`,
-  order: 'Must be on or after the start date.',
-} as const;
+export type { DateRangePreset };
 
 const id = z.coerce.number().int().positive().max(ID_MAX);
-const date = z.string().refine(isValidDate, ACTIVITY_DATE_ERRORS.invalid);
+const date = z.string().refine(isValidDate, DATE_RANGE_ERRORS.invalid);
 
 /** The filters of `GET /api/events` and `GET /api/events/csv`. */
 export const ZActivityFilters = z.object({
@@ -81,11 +69,11 @@ type RawFilters = z.infer<typeof ZActivityFilters>;
 function checkFilters(value: RawFilters, issue: (path: string, message: string) => void) {
   const preset = value.preset ?? (value.startDate || value.endDate ? 'custom' : 'last30days');
   if (preset === 'custom') {
-    if (!value.startDate) issue('startDate', ACTIVITY_DATE_ERRORS.required);
-    if (!value.endDate) issue('endDate', ACTIVITY_DATE_ERRORS.required);
+    if (!value.startDate) issue('startDate', DATE_RANGE_ERRORS.required);
+    if (!value.endDate) issue('endDate', DATE_RANGE_ERRORS.required);
   } else {
-    if (value.startDate) issue('startDate', ACTIVITY_DATE_ERRORS.onlyCustom);
-    if (value.endDate) issue('endDate', ACTIVITY_DATE_ERRORS.onlyCustom);
+    if (value.startDate) issue('startDate', DATE_RANGE_ERRORS.onlyCustom);
+    if (value.endDate) issue('endDate', DATE_RANGE_ERRORS.onlyCustom);
   }
   if (value.object_id !== undefined && value.object_type === undefined) {
     issue('object_type', 'Required with object_id.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRemoteSessionCommand } from '../remote/remote-sessions.schema';
 
 /**
  * The agent protocol under `/api/agent/v1` (docs/api/devices-agent-contract.md, "Agent
@@ -25,6 +26,7 @@ export const AGENT_COMMAND_TYPES = [
   'remove_package',
   'run_script',
   'reboot',
+  'remote_session',
 ] as const;
 export const ZAgentCommandType = z.enum(AGENT_COMMAND_TYPES);
 export type AgentCommandType = z.infer<typeof ZAgentCommandType>;
@@ -210,6 +212,8 @@ export const ZAgentCommandArgs = z.object({
     .string()
     .max(256 * 1024)
     .optional(),
+  /** A remote-control or shell session to join (`remote_session`, decision 0016). */
+  remote: ZRemoteSessionCommand.optional(),
 });
 export type AgentCommandArgs = z.infer<typeof ZAgentCommandArgs>;
 

@@ -59,5 +59,7 @@ export const ZSignUpResult = z.object({
   user_id: z.number().int(),
   zone_id: z.number().int(),
   email: z.string(),
+  /** Where the console goes next: the login page, asking to follow the mailed verification link. */
+  redirect: z.string(),
 });
 export type SignUpResult = z.infer<typeof ZSignUpResult>;

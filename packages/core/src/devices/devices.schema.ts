@@ -69,6 +69,11 @@ export const ZDeviceFilters = z.object({
   needs_reboot: ZQueryBool.optional(),
   /** Compliance state. */
   compliance: ZCompliance.optional(),
+  /**
+   * Only devices missing a critical patch published more than this many whole days ago
+   * (the dashboard's "missing critical patches" figure uses 14).
+   */
+  critical_older_than: z.coerce.number().int().min(0).max(3650).optional(),
   /** Devices carrying this tag. */
   tag: z.string().min(1).max(100).optional(),
   /** Substring of the name, host name, custom name, or an IP address. */

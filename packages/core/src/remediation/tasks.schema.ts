@@ -104,6 +104,8 @@ export const ZTaskJob = z.object({
   device_id: z.number().int(),
   hostname: z.string(),
   ip_addrs_private: z.array(z.string()),
+  /** The patches the job installs on this device (its own versions of the task's fix); null for a worklet. */
+  patch_names: z.array(z.string()).nullable(),
   status: ZJobStatus,
   remediation_status: ZRemediationStatus.nullable(),
   exit_code: z.number().int().nullable(),
@@ -122,6 +124,24 @@ export type TaskJobsQuery = z.infer<typeof ZTaskJobsQuery>;
 
 export const ZTaskJobList = z.object({ data: z.array(ZTaskJob), size: z.number().int() });
 export type TaskJobList = z.infer<typeof ZTaskJobList>;
+
+/**
+ * `POST /api/orgs/{orgId}/tasks/execute` body: the tasks to execute at once, by id, or every
+ * pending task of an accepted batch.
+ */
+export const ZTaskExecuteBody = z.union([
+  z.object({ ids: z.array(id).min(1).max(5000) }).strict(),
+  z.object({ batch_id: id }).strict(),
+]);
+export type TaskExecuteBody = { ids: number[]; batch_id?: undefined } | { batch_id: number; ids?: undefined };
+
+export const ZTaskExecuteResult = z.object({
+  /** The tasks executed now (a batch's tasks already executed or canceled are not). */
+  task_ids: z.array(z.number().int()),
+  /** Devices that were given a command. */
+  device_count: z.number().int(),
+});
+export type TaskExecuteResult = z.infer<typeof ZTaskExecuteResult>;
 
 /** `DELETE /api/orgs/{orgId}/tasks` body. */
 export const ZTaskDeleteBody = z.object({ ids: z.array(id).min(1).max(500) }).strict();

@@ -69,25 +69,9 @@ export const ZPolicyResultsList = z.object({
 });
 export type PolicyResultsList = z.infer<typeof ZPolicyResultsList>;
 
-/** A run start or finish, for the policy's activity tab while the activity log is read elsewhere. */
-export const ZPolicyRunEvent = z.object({
-  at: z.string(),
-  run_id: z.number().int(),
-  kind: z.enum(['started', 'finished']),
-  /** schedule, manual or catch_up. */
-  trigger: z.string(),
-  /** Who started a manual run (e-mail), when known. */
-  by: z.string().nullable(),
-  /** The run's status after the event. */
-  status: z.string(),
-});
-export type PolicyRunEvent = z.infer<typeof ZPolicyRunEvent>;
-
 /** 200 answer of `GET /api/reports/policy-results/{policyUuid}`. */
 export const ZPolicyResultsDetail = z.object({
   since: z.string(),
   policy: ZPolicyResultsRow,
-  /** The period's run starts and finishes, newest first (at most 200). */
-  events: z.array(ZPolicyRunEvent),
 });
 export type PolicyResultsDetail = z.infer<typeof ZPolicyResultsDetail>;

@@ -11,5 +11,10 @@ export const ZClientConfig = z.object({
   docs_url: z.string(),
   session: z.object({ idle_timeout_minutes: z.number().int(), max_lifetime_minutes: z.number().int() }),
   signup_enabled: z.boolean(),
+  /**
+   * Whether /forgot-password and /password-reset are offered to signed-out users: the server's
+   * default of the first authentication milestone flag (`PATCHWELL_FLAGS`), as no account is known yet.
+   */
+  password_reset_enabled: z.boolean(),
 });
 export type ClientConfig = z.infer<typeof ZClientConfig>;

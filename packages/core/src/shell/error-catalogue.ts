@@ -1,7 +1,13 @@
 import { DATA_EXTRACT_ERRORS } from '../reports/extracts.schema';
+import { REPORT_SCHEDULE_TEXTS } from '../reports/schedules.schema';
+import { WEBHOOK_TEXTS } from '../webhooks/webhooks.schema';
+import { DOMAIN_TEXTS } from '../sso/domains.schema';
 import { AUTH_ERRORS } from '../auth/auth-errors';
 import { HOST_IMPORT_MAX_BYTES, HOST_IMPORT_MAX_ROWS } from '../devices/host-imports.schema';
+import { PASSWORD_RESET_TEXTS } from '../auth/password-reset.schema';
+import { MFA_TEXTS } from '../auth/mfa.schema';
 import { TEXTS } from '../texts';
+import { REMOTE_TEXTS } from '../remote/remote-sessions.schema';
 
 /**
  * One error of the API: its HTTP status and its text. `message` is a function when the text
@@ -76,8 +82,28 @@ export const ERROR_CATALOGUE = {
     code: 'auth.rate_limited',
     message: (w: { minutes: number }) => `Too many sign-up attempts. Try again in ${minutes(w.minutes)}.`,
   },
+  'auth.link_rate_limited': {
+    status: 429,
+    code: 'auth.rate_limited',
+    message: (w: { minutes: number }) => `Too many emails asked for. Try again in ${minutes(w.minutes)}.`,
+  },
+  'auth.reset_link_expired': { status: 410, message: PASSWORD_RESET_TEXTS.linkGone },
+  'auth.verification_link_expired': { status: 410, message: PASSWORD_RESET_TEXTS.verificationGone },
+  /** The right password of a sign-up that has not followed its verification link (spec A section 8's text). */
+  'auth.email_unverified': { status: 403, message: TEXTS.login.verificationEmailSent },
   'auth.email_taken': { status: 409, message: AUTH_ERRORS.emailTaken.message },
   'auth.invalid_api_key': { status: 401, message: 'The API key is invalid, expired or revoked.' },
+  // The second factor (modules/mfa). The two 401s of a right password tell the login page which step follows.
+  'auth.mfa_required': { status: 401, message: MFA_TEXTS.needed },
+  'auth.mfa_enrolment_required': { status: 401, message: MFA_TEXTS.enrolNeeded },
+  'mfa.no_challenge': { status: 401, message: MFA_TEXTS.noChallenge },
+  'mfa.invalid_code': { status: 401, message: MFA_TEXTS.invalidCode },
+  'mfa.code_required': { status: 403, message: MFA_TEXTS.codeRequired },
+  'mfa.already_enabled': { status: 409, message: MFA_TEXTS.alreadyEnabled },
+  'mfa.not_enabled': { status: 409, message: MFA_TEXTS.notEnabled },
+  'mfa.no_setup': { status: 409, message: MFA_TEXTS.noSetup },
+  'mfa.not_email_type': { status: 409, message: MFA_TEXTS.notEmailType },
+  'mfa.sso_unavailable': { status: 409, message: MFA_TEXTS.ssoUnavailable },
   // A leaked key must not be able to mint keys that outlive its revocation.
   'api_keys.from_key': {
     status: 403,
@@ -113,6 +139,14 @@ export const ERROR_CATALOGUE = {
       'Invitation links need the console’s public address: set PATCHWELL_PUBLIC_URL on the server to the address people open the console at.',
   },
   'zones.name_taken': { status: 409, message: TEXTS.zones.nameTaken },
+
+  // Remote control and shell (spec B section 8).
+  'remote.unauthorized': { status: 403, code: 'authz.forbidden', message: REMOTE_TEXTS.unauthorized },
+  'remote.upgrade': { status: 403, message: REMOTE_TEXTS.upgrade },
+  'remote.shell_disabled': { status: 403, message: REMOTE_TEXTS.shellDisabled },
+  'remote.offline': { status: 409, message: REMOTE_TEXTS.offline },
+  'remote.initializing': { status: 409, message: REMOTE_TEXTS.initializing },
+  'remote.busy': { status: 409, message: REMOTE_TEXTS.busy },
   'zones.tier_required': {
     status: 403,
     message:
@@ -279,6 +313,26 @@ export const ERROR_CATALOGUE = {
   'reports.extract_expired': { status: 410, message: DATA_EXTRACT_ERRORS.expired },
   'reports.extract_failed': { status: 409, message: DATA_EXTRACT_ERRORS.failed },
   'reports.extract_not_ready': { status: 409, message: DATA_EXTRACT_ERRORS.notReady },
+  'report_schedules.too_many': { status: 409, message: REPORT_SCHEDULE_TEXTS.tooMany },
+  'report_schedules.send_in_progress': {
+    status: 409,
+    message: 'This report is being sent right now. Look at its last sends in a moment.',
+  },
+  // Outgoing webhooks
+  'webhooks.too_many': { status: 409, message: WEBHOOK_TEXTS.tooMany },
+  // Verified domains and SAML connections
+  'domains.in_use_for_account': { status: 409, message: DOMAIN_TEXTS.inUseForAccount },
+  'domains.in_use_by_other_account': { status: 409, message: DOMAIN_TEXTS.inUseByOtherAccount },
+  'domains.too_many': { status: 409, message: DOMAIN_TEXTS.tooMany },
+  'domains.used_by_connection': {
+    status: 409,
+    message: (w: { connection: string }) => DOMAIN_TEXTS.usedByConnection(w.connection),
+  },
+  'saml.public_url_required': {
+    status: 409,
+    message:
+      'SAML needs the console’s public address: set PATCHWELL_PUBLIC_URL on the server to the address people open the console at.',
+  },
   'agent.bundle_missing': {
     status: 404,
     message: 'The agent is not built on this server: run "npm run build -w @patchwell/agent".',

@@ -50,6 +50,8 @@ const userBase = {
   status: ZUserStatus,
   /** Locked after too many failed sign-ins until an administrator unlocks it. */
   locked: z.boolean(),
+  /** Whether the user signs in with a second factor (an administrator can reset it). */
+  tfa_enabled: z.boolean(),
   /** Account role: `global-admin` or `no-global-access`. */
   account_rbac_role: ZAccountRole,
   /** Creation time (ISO 8601). */

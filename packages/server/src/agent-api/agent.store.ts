@@ -10,7 +10,7 @@ import {
   deviceSoftware,
   devices,
   serverGroups,
-} from '../db/schema';
+} from '../db/devices.schema';
 import { refreshCompliance } from '../modules/devices/compliance.store';
 import type { GroupRow } from '../modules/devices/groups.store';
 import { ONLINE_GRACE_S } from '../modules/devices/presence.store';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/raw';
-import { deviceCommands, devicePresence, devices } from '../db/schema';
+import { deviceCommands, devicePresence, devices } from '../db/devices.schema';
 import { startTestApp, type TestApp } from '../test/app';
 import {
   flushLastSeen,

@@ -10,7 +10,7 @@ import { abortableSleep } from '@patchwell/agent/run/agent-loop';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usePostgres, type DbHandle } from '../db/client';
-import { deviceCommands } from '../db/schema';
+import { deviceCommands } from '../db/devices.schema';
 import { buildZoneWithKey } from '../test/agents';
 import { startTestApp, type TestApp } from '../test/app';
 import { findPgBin, startPgCluster, type PgCluster } from '../test/pg-cluster';
@@ -87,7 +87,11 @@ describe.skipIf(!bin)('a PostgreSQL restart under a working fleet', () => {
       expect(await until(() => fleet.stats().longest_retry_streak >= 4, 60_000)).toBe(true);
       await cluster.start();
 
-      const settled = await until(async () => (await statuses()).every((s) => s === 'success'), 60_000);
+      // The server commits a result before its answer reaches the device: wait for both sides.
+      const settled = await until(
+        async () => (await statuses()).every((s) => s === 'success') && fleet.stats().results >= count,
+        60_000,
+      );
       const final = await statuses();
       expect({ settled, open: final.filter((s) => s === 'pending' || s === 'in_progress').length }).toEqual({
         settled: true,

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devicePresence, devices } from '../db/schema';
+import { devicePresence, devices } from '../db/devices.schema';
 import { startTestApp, type TestApp } from '../test/app';
 import { buildZoneWithKey, enrollDevice } from '../test/agents';
 import type { SeenEntry } from './agent.store';

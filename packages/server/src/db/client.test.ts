@@ -32,3 +32,26 @@ describe('the database connection', () => {
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('Index Only Scan using devices_org_name_idx');
   });
 });
+
+describe('a long run of statements', () => {
+  it('leaves the event loop turns to answer other work while it runs', async () => {
+    // A job issuing statement after statement (an extract's pages): a timer due now must fire
+    // before the job's last statement, not after it. On PGlite, whose statements resolve as
+    // microtasks, the timer used to wait for the whole job.
+    let statements = 0;
+    let statementsWhenTimerFired = -1;
+    const timer = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        statementsWhenTimerFired = statements;
+        resolve();
+      }, 0),
+    );
+    for (let i = 0; i < 400; i++) {
+      await queryRows(handle.db, sql`select count(*) from generate_series(1, 2000)`);
+      statements += 1;
+    }
+    await timer;
+    expect(statementsWhenTimerFired).toBeGreaterThanOrEqual(0);
+    expect(statementsWhenTimerFired).toBeLessThan(400);
+  });
+});

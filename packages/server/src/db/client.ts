@@ -31,8 +31,44 @@ export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.
  */
 const RANDOM_PAGE_COST = 1.1;
 
+/** Longest run of back-to-back PGlite statements before the event loop gets a turn. */
+const PGLITE_TURN_MS = 10;
+
+/**
+ * PGlite runs each statement synchronously in WebAssembly and resolves its promise as a
+ * microtask, so a job issuing statement after statement (a data extract's 500 pages, a batch
+ * build) never lets the event loop reach its I/O phase: every HTTP request, `/readyz`
+ * included, waited for the whole job (a 1,000,000-row extract held them for 220 s and the
+ * bench's poll was reset). Each statement outside a transaction first yields to the event
+ * loop when the last yield is older than PGLITE_TURN_MS; a transaction stays one piece.
+ */
+function yieldBetweenStatements(client: PGlite): void {
+  let lastTurn = performance.now();
+  const turn = async () => {
+    if (performance.now() - lastTurn < PGLITE_TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    lastTurn = performance.now();
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (...args: Parameters<typeof query>) => {
+    await turn();
+    return query(...args);
+  }) as typeof client.query;
+  client.exec = async (...args: Parameters<typeof exec>) => {
+    await turn();
+    return exec(...args);
+  };
+  client.transaction = (async (...args: Parameters<typeof transaction>) => {
+    await turn();
+    return transaction(...args);
+  }) as typeof client.transaction;
+}
+
 /** Wraps an open PGlite (tests pass a clone) and applies pending migrations. */
 export async function usePglite(client: PGlite, options: { migrate?: boolean } = {}): Promise<DbHandle> {
+  yieldBetweenStatements(client);
   // PGlite has a single session, so a session setting holds for the whole database.
   await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
   const db = drizzlePglite({ client, schema });

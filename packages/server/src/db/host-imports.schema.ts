@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { HostImportStatus } from '@patchwell/core/devices/host-imports.schema';
-import { devices, organizations, serverGroups, users } from './schema';
+import { organizations, users } from './schema';
+import { devices, serverGroups } from './devices.schema';
 
 /**
  * Hosts imported from another tool's CSV (the add-devices menu's third-party import),

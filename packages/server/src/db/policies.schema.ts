@@ -13,7 +13,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
-import { devices, organizations, users } from './schema';
+import { organizations, users } from './schema';
+import { devices } from './devices.schema';
 
 /**
  * Policies, their schedules, runs and results, approvals, clone jobs and the activity log

@@ -1,4 +1,9 @@
-import type { SQL } from 'drizzle-orm';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import type pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { Db } from './client';
 
 /**
@@ -9,3 +14,150 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * The rows of `select` read as one JSON value. On PGlite, whose rows cross from WebAssembly
+ * one value at a time, a 10,000-row read costs a quarter as much this way; node-postgres
+ * gains too (one value to parse). Values are what JSON makes of them: numbers, strings,
+ * arrays, and times as ISO text. `order` (over the select's columns, as `q.<column>`) keeps
+ * the rows' order, which an aggregate does not promise otherwise.
+ */
+export async function queryRowsAsJson<T>(db: Db, select: SQL, order?: SQL): Promise<T[]> {
+  const [row] = await queryRows<{ rows: string }>(
+    db,
+    sql`select coalesce(json_agg(q${order ? sql` order by ${order}` : sql``})::text, '[]') as rows from (${select}) q`,
+  );
+  return JSON.parse(row!.rows) as T[];
+}
+
+/**
+ * Runs `COPY (<select>) TO … WITH (FORMAT csv)` and answers the CSV text and its row count.
+ * The rows never become JavaScript values: on PGlite, whose rows cross from WebAssembly one
+ * value at a time, this reads a page of a million-row extract about ten times as fast as a
+ * select. COPY takes no bind parameters, so `select` must be built only from trusted values
+ * (see `literal` below); it must not end with a semicolon.
+ */
+export async function copyCsv(db: Db, select: string): Promise<{ csv: string; rows: number }> {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof PGlite) {
+    const result = await client.query(`copy (${select}) to '/dev/blob' with (format csv)`);
+    return { csv: result.blob ? await result.blob.text() : '', rows: result.affectedRows ?? 0 };
+  }
+  const connection = await (client as pg.Pool).connect();
+  try {
+    const stream = connection.query(copyTo(`copy (${select}) to stdout with (format csv)`));
+    const parts: Buffer[] = [];
+    for await (const part of stream) parts.push(part as Buffer);
+    return { csv: Buffer.concat(parts).toString('utf8'), rows: stream.rowCount ?? 0 };
+  } finally {
+    connection.release();
+  }
+}
+
+/** A keyset column of a COPY page: its expression and type (the page's order is the keys'). */
+export type KeyColumn = { expr: string; type: 'timestamptz' | 'int' };
+/** A page's last key, each column as the database's text (a timestamp keeps its microseconds). */
+export type PageKey = string[];
+const KEY_TEXT: Record<KeyColumn['type'], RegExp> = { timestamptz: /^[\d :.+-]+$/, int: /^-?\d+$/ };
+
+/**
+ * One page of a keyset walk written by COPY: the CSV of `columns` for the rows of `from`
+ * meeting `where` after the key `after`, in key order, at most `limit`; and the key to go on
+ * after it (null on the last page), read by a second statement that walks only the keys.
+ * Every text must be built from trusted values, as for {@link copyCsv}.
+ */
+export async function copyKeysetPage(
+  db: Db,
+  page: { columns: string; from: string; where: string; key: KeyColumn[]; after: PageKey | null; limit: number },
+): Promise<{ csv: string; rows: number; last: PageKey | null }> {
+  const { key, after, limit } = page;
+  const keys = key.map((k) => k.expr).join(', ');
+  let where = page.where;
+  if (after) {
+    if (after.length !== key.length || after.some((v, i) => !KEY_TEXT[key[i]!.type].test(v))) {
+      throw new Error(`not a key: ${JSON.stringify(after)}`);
+    }
+    where += ` and (${keys}) > (${after.map((v, i) => `'${v}'::${key[i]!.type === 'int' ? 'bigint' : 'timestamptz'}`).join(', ')})`;
+  }
+  const { csv, rows } = await copyCsv(
+    db,
+    `select ${page.columns} from ${page.from} where ${where} order by ${keys} limit ${literal.int(limit)}`,
+  );
+  if (rows < limit) return { csv, rows, last: null };
+  const [last] = await queryRows<Record<string, unknown>>(
+    db,
+    sql.raw(
+      `select ${key.map((k, i) => `${k.expr}::text as k${i}`).join(', ')} from ${page.from} where ${where}
+        order by ${keys} offset ${literal.int(limit - 1)} limit 1`,
+    ),
+  );
+  return { csv, rows, last: last ? key.map((_, i) => String(last[`k${i}`])) : null };
+}
+
+/** A value of a row {@link copyRowsIn} writes: null, a number, text, or a list of text. */
+export type CopyValue = string | number | boolean | null | string[];
+
+const csvCell = (v: CopyValue): string => {
+  if (v === null) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  const text = Array.isArray(v) ? arrays.text(v) : v;
+  return `"${text.replace(/"/g, '""')}"`;
+};
+
+/**
+ * Inserts `rows` into `table` (`columns` in their order) with `COPY … FROM` in CSV: PostgreSQL's
+ * bulk path, about a fifth cheaper than an insert from unnested arrays on PGlite and cheaper
+ * still on PostgreSQL. Runs on the caller's transaction when `exec` is one. `table` and
+ * `columns` must be this server's identifiers, never request text; values may be anything.
+ */
+export async function copyRowsIn(exec: unknown, table: string, columns: string[], rows: CopyValue[][]): Promise<void> {
+  if (!rows.length) return;
+  const csv = rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  const statement = `copy ${table} (${columns.join(', ')}) from`;
+  // Drizzle's database and its transactions hold the driver's client (the transaction's own
+  // connection inside one) in their session.
+  const client = (exec as { session: { client: unknown } }).session.client;
+  // PGlite and its transactions have `exec`; node-postgres' pool and clients do not.
+  if ('exec' in (client as object)) {
+    await (client as PGlite).query(`${statement} '/dev/blob' with (format csv)`, [], { blob: new Blob([csv]) });
+    return;
+  }
+  const pool = client as pg.Pool | pg.PoolClient;
+  const connection = 'release' in pool ? pool : await pool.connect();
+  try {
+    await pipeline(Readable.from([csv]), connection.query(copyFrom(`${statement} stdin with (format csv)`)));
+  } finally {
+    if (connection !== pool) connection.release();
+  }
+}
+
+/** SQL literals of values this server made (never of request text): for statements without parameters. */
+export const literal = {
+  int(n: number): string {
+    if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+    return String(n);
+  },
+  /** A word of the server's own (a command type, a status): letters, digits, `_`, `.` and `-`. */
+  word(w: string): string {
+    if (!/^[\w.-]+$/.test(w)) throw new Error(`not a word: ${w}`);
+    return `'${w}'`;
+  },
+  timestamptz(d: Date): string {
+    // toISOString writes only digits, '-', ':', '.', 'T' and 'Z'.
+    return `'${d.toISOString()}'::timestamptz`;
+  },
+};
+
+/**
+ * Array literals for one bind parameter (`${arrays.int(ids)}::int[]`): however many values,
+ * a statement carries one parameter, the same on PGlite and node-postgres.
+ */
+export const arrays = {
+  int(values: number[]): string {
+    return `{${values.map((n) => literal.int(Math.trunc(n))).join(',')}}`;
+  },
+  /** Quotes and backslashes escaped, so any string travels as itself. */
+  text(values: string[]): string {
+    return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+  },
+};

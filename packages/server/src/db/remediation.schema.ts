@@ -21,13 +21,24 @@ import type {
 import type { CveDeviceStatus, CveExceptionKind } from '@patchwell/core/remediation/cves.schema';
 import type { RemediationSeverity, ScannerSource } from '@patchwell/core/remediation/scanners.schema';
 import type { JobStatus, TaskStatus } from '@patchwell/core/remediation/tasks.schema';
-import { devices, organizations, users } from './schema';
+import { organizations, users } from './schema';
+import { devices } from './devices.schema';
 
 /**
  * Vulnerability remediation (issue 11): scanner batches and their findings and solutions
  * (written by modules/remediation/batches), tasks and their per-device jobs (written by
  * modules/remediation/tasks), and the zone's CVE states, history, exceptions and deadlines
  * (written by modules/remediation/cves). Times come from the service's clock.
+ */
+
+/*
+ * Device references. Findings, jobs, CVE states and CVE events name a device without a
+ * foreign key to `devices`; each keeps the one to its owner (batch, task, zone) that carries
+ * the cascade when a zone is deleted. Devices are never deleted on their own (a removed
+ * device keeps its row, `removed_at`), and every writer takes the ids from rows of the same
+ * zone read in its transaction. On PGlite each foreign-key check is a query of its own: a
+ * 20,000-row batch built, accepted and executed ran some 95,000 of them, about a second of the
+ * embedded database's time, to guard against a deletion that does not happen.
  */
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -66,6 +77,24 @@ export const remediationBatches = pgTable(
 );
 
 /**
+ * A building batch's findings as the file was read, until its build writes them to
+ * `remediation_findings` with what matching made of each (then this row is deleted). One
+ * value per batch: an upload writes it in a statement, and a node that dies before building
+ * leaves it for the next one. Written only by modules/remediation/batches.
+ */
+export const remediationBatchUploads = pgTable('remediation_batch_uploads', {
+  batchId: integer('batch_id')
+    .primaryKey()
+    .references(() => remediationBatches.id, { onDelete: 'cascade' }),
+  /**
+   * The parsed findings in file order (`NewFinding[]` of batches/batch-findings.store.ts), as
+   * gzipped JSON in base64, or plain JSON: a 20,000-row file is 7 MB of JSON that PostgreSQL
+   * would parse (jsonb) or compress (text) on the upload's time, against ~1 MB zipped by Node.
+   */
+  findings: text('findings').notNull(),
+});
+
+/**
  * One host × CVE of a batch's file, with what matching made of it: the device it names
  * (`device_id`, `matched_by`), the solution that fixes it there (`solution_id`) or the
  * potential issue it is (`issue`).
@@ -94,7 +123,8 @@ export const remediationFindings = pgTable(
     cvss: real('cvss'),
     title: text('title').notNull().default(''),
     solutionText: text('solution_text'),
-    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    /** No foreign key: see "Device references" above. */
+    deviceId: integer('device_id'),
     matchedBy: text('matched_by').$type<'hostname' | 'fqdn' | 'ip'>(),
     issue: text('issue').$type<BatchIssueType>(),
     solutionId: integer('solution_id'),
@@ -130,6 +160,8 @@ export const remediationSolutions = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::int[]`),
+    /** A fix's exact patches to install, by device id: each device reports its own versions (KBs, builds). */
+    devicePatches: jsonb('device_patches').$type<Record<string, string[]>>().notNull().default({}),
   },
   (t) => [index('remediation_solutions_batch_idx').on(t.batchId)],
 );
@@ -178,11 +210,12 @@ export const remediationJobs = pgTable(
       .notNull()
       .references(() => remediationTasks.id, { onDelete: 'cascade' }),
     organizationId: integer('organization_id').notNull(),
-    deviceId: integer('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    /** No foreign key: see "Device references" above. */
+    deviceId: integer('device_id').notNull(),
     /** The device command (modules/commands), once executed; no FK, as policy results. */
     commandId: integer('command_id'),
+    /** The patches this device's job installs (a fix's versions differ per device); null for a worklet. */
+    patchNames: text('patch_names').array(),
     status: text('status').$type<JobStatus>().notNull().default('pending'),
     exitCode: integer('exit_code'),
     output: text('output'),
@@ -209,9 +242,8 @@ export const cveDeviceStates = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     cve: text('cve').notNull(),
-    deviceId: integer('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    /** No foreign key: see "Device references" above. */
+    deviceId: integer('device_id').notNull(),
     status: text('status').$type<CveDeviceStatus>().notNull(),
     severity: text('severity').$type<RemediationSeverity>().notNull(),
     cvss: real('cvss'),
@@ -236,7 +268,8 @@ export const cveEvents = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     cve: text('cve').notNull(),
-    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'cascade' }),
+    /** No foreign key: see "Device references" above. */
+    deviceId: integer('device_id'),
     status: text('status').$type<CveDeviceStatus>().notNull(),
     /** What caused it: `batch:12`, `task:7`, `exception:3`. */
     cause: text('cause').notNull(),

@@ -48,6 +48,10 @@ export const reportCaches = pgTable(
     report: text('report').notNull(),
     computedAt: tstz('computed_at').notNull(),
     payload: jsonb('payload').notNull(),
+    /** When someone last asked for the report (written at most once a TTL): zones looked at are computed ahead. */
+    requestedAt: tstz('requested_at'),
+    /** A node computing the report ahead holds it from then (another node leaves it alone until it expires). */
+    refreshClaimedAt: tstz('refresh_claimed_at'),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.report] })],
 );

@@ -9,7 +9,7 @@ import {
 } from '../db/policies.schema';
 import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import { queryRows } from '../db/raw';
-import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/schema';
+import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/devices.schema';
 import { onlineAt } from '../modules/devices/presence.store';
 
 /**

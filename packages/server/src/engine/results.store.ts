@@ -10,7 +10,7 @@ import {
   type ResultStatus,
 } from '../db/policies.schema';
 import { queryRows } from '../db/raw';
-import { deviceCommands, devicePresence, devices } from '../db/schema';
+import { deviceCommands, devicePresence, devices } from '../db/devices.schema';
 import { refreshCompliance } from '../modules/devices/compliance.store';
 import { chunks, type ResultRow, type Tx } from './engine.store';
 
@@ -274,17 +274,28 @@ export async function refreshOpenRuns(
   now: Date,
   runId?: number,
   options: { onlyWhenDone?: boolean } = {},
-): Promise<number> {
+): Promise<RefreshedRun[]> {
   if (runId !== undefined && options.onlyWhenDone) {
     const open = await queryRows<{ one: number }>(
       db as Db,
       sql`select 1 as one from ${policyDeviceResults}
            where run_id = ${runId} and status in ('pending', 'in_progress') limit 1`,
     );
-    if (open.length) return 0;
+    if (open.length) return [];
   }
   const onlyRun = runId === undefined ? sql`` : sql` and id = ${runId}`;
-  const rows = await queryRows<{ id: number }>(
+  const rows = await queryRows<{
+    id: number;
+    uuid: string;
+    policy_id: number;
+    organization_id: number;
+    trigger: string;
+    status: string;
+    device_count: number;
+    success_count: number;
+    error_count: number;
+    finished_at: string | Date | null;
+  }>(
     db as Db,
     sql`with counts as (
           select r.run_id,
@@ -304,10 +315,36 @@ export async function refreshOpenRuns(
           finished_at = case when c.open = 0 then ${now.toISOString()}::timestamptz else null end
         from counts c
         where c.run_id = p.id
-        returning p.id`,
+        returning p.id, p.uuid, p.policy_id, p.organization_id, p.trigger, p.status, p.device_count,
+                  p.success_count, p.error_count, p.finished_at`,
   );
-  return rows.length;
+  return rows.map((r) => ({
+    id: Number(r.id),
+    uuid: r.uuid,
+    policyId: Number(r.policy_id),
+    organizationId: Number(r.organization_id),
+    trigger: r.trigger,
+    status: r.status,
+    deviceCount: Number(r.device_count),
+    successCount: Number(r.success_count),
+    errorCount: Number(r.error_count),
+    finishedAt: r.finished_at === null ? null : new Date(r.finished_at),
+  }));
 }
+
+/** An open run as {@link refreshOpenRuns} left it; `finishedAt` set when it just finished. */
+export type RefreshedRun = {
+  id: number;
+  uuid: string;
+  policyId: number;
+  organizationId: number;
+  trigger: string;
+  status: string;
+  deviceCount: number;
+  successCount: number;
+  errorCount: number;
+  finishedAt: Date | null;
+};
 
 /**
  * Locks up to `limit` results waiting for a device that has checked in since the run was

@@ -24,6 +24,7 @@ import {
   syncResultsFromCommands,
   upsertStandings,
 } from './results.store';
+import { enqueueWebhookEvent } from '../modules/webhooks/webhooks.service';
 import { deferralOf, outcomeMessage } from './notices';
 import { deferResult } from './notices.store';
 import { customPolicyScripts, targetsDevice } from './targets';
@@ -61,6 +62,45 @@ function standingsOf(
           },
         ]
       : [];
+  });
+}
+
+/**
+ * {@link refreshOpenRuns} with the webhooks' `run.finished` for each run it finished, in one
+ * transaction (outbox): a run leaves `queued`/`running` once, so it is announced once.
+ * Returns how many open runs it recounted.
+ */
+export async function closeOpenRuns(
+  db: Db,
+  now: Date,
+  runId?: number,
+  options: { onlyWhenDone?: boolean } = {},
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const runs = await refreshOpenRuns(tx, now, runId, options);
+    for (const run of runs) {
+      if (!run.finishedAt) continue;
+      await enqueueWebhookEvent(
+        tx,
+        run.organizationId,
+        'run.finished',
+        {
+          run: {
+            id: run.id,
+            uuid: run.uuid,
+            policy_id: run.policyId,
+            trigger: run.trigger,
+            status: run.status,
+            device_count: run.deviceCount,
+            success_count: run.successCount,
+            error_count: run.errorCount,
+            finished_at: run.finishedAt.toISOString(),
+          },
+        },
+        now,
+      );
+    }
+    return runs.length;
   });
 }
 
@@ -109,7 +149,7 @@ async function resultFollowUp(db: Db, { command, result, at: now }: CommandFinis
     );
     if (row) {
       // The run's last open result closes the run now, not at the scheduler's next tick.
-      await refreshOpenRuns(db, now, row.runId, { onlyWhenDone: true });
+      await closeOpenRuns(db, now, row.runId, { onlyWhenDone: true });
       await upsertStandings(db, standingsOf([row]), now);
     }
     // As the family does, a worklet is evaluated again after its remediation ran.

@@ -196,7 +196,11 @@ describe('a scheduled slot while a "Run now" of the policy is open', () => {
     clock.set('2026-03-14T02:00:20.000Z');
     for (const d of devices) await checkinAs(nodeA, d.token);
     await flushLastSeen(nodeA);
-    await Promise.all([nodeA.app.policyEngine.tick(), nodeB.app.policyEngine.tick()]);
+    // nodeA runs the slot, so the wake of its queueing reaches the runtime the devices check in
+    // with below. (Two apps on one PGlite share no wake channel, which production never has: a
+    // PGlite server is one node. The race of two ticks is the first describe's.)
+    await nodeA.app.policyEngine.tick();
+    await nodeB.app.policyEngine.tick();
     const [scheduled] = (await runsOf([policy.id])).filter((r) => r.trigger === 'schedule');
     const results = await resultsOf(z, policy.id, scheduled!.id);
     const byName = new Map(results.map((r) => [r.server_name, r]));

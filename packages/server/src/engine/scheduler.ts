@@ -2,10 +2,9 @@ import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import { dispatchRun } from './dispatch';
 import { findNextDue, insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
-import { refreshOpenRuns } from './results.store';
 import { rewordAgedReasons } from '../modules/devices/compliance.store';
 import type { CommandFinished } from '../modules/commands/commands.events';
-import { applyCommandResult, queueCatchUps, syncResults } from './results';
+import { applyCommandResult, closeOpenRuns, queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
 
 /**
@@ -114,7 +113,7 @@ export function createPolicyEngine(
     const runsDispatched = await dispatchCreatedRuns(ectx);
     const catchUps = await queueCatchUps(ectx);
     const resultsSynced = await syncResults(ctx);
-    await refreshOpenRuns(ctx.db, ctx.clock.now());
+    await closeOpenRuns(ctx.db, ctx.clock.now());
     const reasonsReworded = await rewordAgedReasons(ctx.db, ctx.clock.now());
     return { runsCreated, runsDispatched, catchUps, resultsSynced, reasonsReworded };
   };
@@ -149,7 +148,7 @@ export function createPolicyEngine(
     tick,
     async dispatch(runId) {
       await dispatchCreatedRuns(ectx, runId);
-      await refreshOpenRuns(ctx.db, ctx.clock.now());
+      await closeOpenRuns(ctx.db, ctx.clock.now());
     },
     commandFinished: (event) => applyCommandResult(ectx, event),
     start() {

@@ -37,6 +37,11 @@ declare module 'fastify' {
     access?: Access;
     /** `GET /api/users/self` only: an `Authorization: Basic` header signs in instead of needing a session. */
     basicSignIn?: boolean;
+    /**
+     * A POST other sites send by design (the SAML ACS, posted by the IdP's page). Its proof is
+     * in the body (a signed response to a request we issued), never in a cookie.
+     */
+    crossSitePost?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in user on `session` routes reached with a session cookie; null elsewhere (and for API keys). */
@@ -93,6 +98,7 @@ export function registerAccess(app: FastifyInstance, ctx: AppContext): void {
     if (
       UNSAFE_METHODS.has(request.method) &&
       bearer === undefined &&
+      request.routeOptions.config?.crossSitePost !== true &&
       (token !== undefined || !request.headers.authorization)
     ) {
       assertSameOrigin(request, ctx.config);

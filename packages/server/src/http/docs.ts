@@ -25,6 +25,7 @@ export async function registerDocs(app: FastifyInstance, config: Pick<Config, 'p
       servers: config.publicUrl ? [{ url: config.publicUrl }] : [],
       tags: [
         { name: 'auth', description: 'Sign-in, sessions, profile' },
+        { name: 'mfa', description: 'Multi-factor authentication and sign-in requirements' },
         { name: 'accounts', description: 'Sign-up' },
         { name: 'shell', description: 'Banners and console configuration' },
         { name: 'operations', description: 'Health, readiness and metrics' },
@@ -38,6 +39,12 @@ export async function registerDocs(app: FastifyInstance, config: Pick<Config, 'p
             description: '`__Host-pw_session` over https.',
           },
           basicAuth: { type: 'http', scheme: 'basic', description: 'Only to sign in through `GET /api/users/self`.' },
+          mfaChallengeCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'pw_mfa',
+            description: 'A sign-in waiting for its second factor (5 minutes); `__Host-pw_mfa` over https.',
+          },
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',

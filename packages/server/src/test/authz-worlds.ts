@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { policies } from '../db/policies.schema';
 import { remediationBatches, remediationTasks } from '../db/remediation.schema';
 import { dataExtracts } from '../db/reports.schema';
+import { reportSchedules } from '../db/report-schedules.schema';
+import { accountDomains, samlConnections } from '../db/sso.schema';
+import { webhookDeliveries, webhooks } from '../db/webhooks.schema';
 import { apiKeys, invitations, orgPrefs, outbox } from '../db/schema';
 import type { TestApp } from './app';
 import { buildCveObjects } from './cve-fixtures';
@@ -26,9 +29,19 @@ export type Kind =
   | 'batch'
   | 'cveException'
   | 'cve'
-  | 'extract';
-/** Ids by kind: numbers, except a CVE, named by its CVE id, and a policy named by its UUID. */
-export type Ids = Record<Exclude<Kind, 'cve' | 'policyUuid'>, number> & { cve: string; policyUuid: string };
+  | 'extract'
+  | 'schedule'
+  | 'webhook'
+  | 'delivery'
+  | 'connection'
+  | 'domain';
+/** Ids by kind: numbers, except a CVE (its CVE id) and a policy, a SAML connection and a domain (their UUIDs). */
+export type Ids = Record<Exclude<Kind, 'cve' | 'policyUuid' | 'connection' | 'domain'>, number> & {
+  cve: string;
+  policyUuid: string;
+  connection: string;
+  domain: string;
+};
 /** Objects of one side: ids by kind, and strings that identify its data in any answer. */
 export type World = { ids: Ids; markers: string[] };
 
@@ -136,6 +149,69 @@ export async function buildWorld(
       createdAt: t.clock.now(),
     })
     .returning();
+  const [schedule] = await t.db
+    .insert(reportSchedules)
+    .values({
+      organizationId: zoneId,
+      name: `${label}SCHEDULE-${id}`,
+      kind: 'prepatch',
+      frequency: 'daily',
+      time: '08:00',
+      timezone: 'Europe/Paris',
+      recipients: [`${label.toLowerCase()}-report-${id.toLowerCase()}@example.test`],
+      enabled: false,
+      createdBy: member.id,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
+  const [webhook] = await t.db
+    .insert(webhooks)
+    .values({
+      organizationId: zoneId,
+      url: `https://${label.toLowerCase()}hook-${id.toLowerCase()}.example.test/in`,
+      eventTypes: ['run.finished'],
+      secretSealed: 'v1.sealed',
+      createdBy: member.id,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
+  const [delivery] = await t.db
+    .insert(webhookDeliveries)
+    .values({
+      webhookId: webhook!.id,
+      organizationId: zoneId,
+      eventType: 'run.finished',
+      payload: { marker: `${label}DELIVERY-${id}` },
+      status: 'failed',
+      attempts: 1,
+      retryUntil: t.clock.now(),
+      createdAt: t.clock.now(),
+    })
+    .returning();
+  const [connection] = await t.db
+    .insert(samlConnections)
+    .values({
+      accountId,
+      name: `${label}CONNECTION-${id}`,
+      provisionType: 'invite',
+      idpEntityId: `https://${label.toLowerCase()}-idp-${id.toLowerCase()}.example.test/`,
+      idpSsoUrl: 'https://idp.example.test/sso',
+      idpCertificates: [],
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    })
+    .returning();
+  const [domain] = await t.db
+    .insert(accountDomains)
+    .values({
+      accountId,
+      name: `${label.toLowerCase()}-domain-${id.toLowerCase()}.example`,
+      verificationToken: `${label}TOKEN${id}`.toLowerCase(),
+      createdAt: t.clock.now(),
+    })
+    .returning();
   return {
     ids: {
       account: accountId,
@@ -148,9 +224,14 @@ export async function buildWorld(
       policyUuid: policy!.uuid,
       task: task!.id,
       extract: extract!.id,
+      schedule: schedule!.id,
+      webhook: webhook!.id,
+      delivery: delivery!.id,
       cve: cves.cve,
       cveException: cves.exceptionId,
       batch: batch!.id,
+      connection: connection!.uuid,
+      domain: domain!.uuid,
     },
     markers: [
       accountName,
@@ -166,6 +247,12 @@ export async function buildWorld(
       `${label}TASK-${id}`,
       ...cves.markers,
       `${label}BATCH-${id}`,
+      `${label}SCHEDULE-${id}`,
+      `${label.toLowerCase()}-report-${id.toLowerCase()}@example.test`,
+      `${label.toLowerCase()}hook-${id.toLowerCase()}`,
+      `${label}DELIVERY-${id}`,
+      `${label}CONNECTION-${id}`,
+      `${label.toLowerCase()}-domain-${id.toLowerCase()}.example`,
     ],
   } satisfies World;
 }

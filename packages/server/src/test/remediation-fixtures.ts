@@ -26,6 +26,8 @@ export type SolutionSpec = {
   severity?: RemediationSeverity;
   cves?: string[];
   deviceIds: number[];
+  /** Each device's own versions of the fix (none: the job installs `patchName`). */
+  devicePatches?: Record<string, string[]>;
 };
 
 export async function acceptedBatch(
@@ -57,6 +59,7 @@ export async function acceptedBatch(
       severity: s.severity ?? ('high' as const),
       cves: s.cves ?? [`CVE-2026-${String(1000 + i)}`],
       deviceIds: s.deviceIds,
+      devicePatches: s.devicePatches ?? {},
     }));
     const solutions = await tx
       .insert(remediationSolutions)

@@ -10,6 +10,8 @@ export type CapturedMail = {
   subject: string;
   text: string;
   html: string | undefined;
+  /** Attached files, their content decoded as UTF-8. */
+  attachments: { filename: string | null; mimeType: string; content: string }[];
 };
 
 export type SmtpCapture = {
@@ -45,6 +47,11 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
               subject: email.subject ?? '',
               text: email.text ?? '',
               html: email.html,
+              attachments: email.attachments.map((a) => ({
+                filename: a.filename,
+                mimeType: a.mimeType,
+                content: typeof a.content === 'string' ? a.content : new TextDecoder().decode(a.content as ArrayBuffer),
+              })),
             });
             callback();
           },

@@ -41,6 +41,11 @@ export type ApiClient = {
   configure(options: Partial<ApiClientOptions>): void;
   /** The absolute URL a request to `path` goes to (for calls made outside `request`: uploads with progress). */
   url(path: string, query?: Record<string, QueryValue>): URL;
+  /**
+   * Hands a call made outside `request` (an upload with progress) the same "is my session
+   * still valid?" check a 401 or 403 of `request` triggers.
+   */
+  reportFailure(error: ApiError): void;
 };
 
 /**
@@ -98,6 +103,10 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
     );
   }
 
+  function reportFailure(failure: ApiError): void {
+    if (failure.status === 401 || failure.status === 403) options.onAuthFailure?.(failure);
+  }
+
   async function request<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
     const timeoutMs = opts.timeoutMs ?? QUERY_TIMEOUT_MS;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -136,9 +145,7 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
       }
       if (!response.ok) {
         const failure = new ApiError(response.status, asErrorBody(parsed), path);
-        if ((failure.status === 401 || failure.status === 403) && !opts.skipAuthCheck) {
-          options.onAuthFailure?.(failure);
-        }
+        if (!opts.skipAuthCheck) reportFailure(failure);
         throw failure;
       }
       if (!opts.schema) return parsed as T;
@@ -153,6 +160,7 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
   return {
     request,
     url,
+    reportFailure,
     configure(next) {
       Object.assign(options, next);
     },

@@ -17,6 +17,8 @@ beforeAll(async () => {
     },
     'POST /bad': () => ({ status: 400, body: { message: "Line 2, column 'CVE ID': not a CVE id." } }),
     'POST /odd': () => ({ status: 200, body: { name: 'no id' } }),
+    'POST /expired': () => ({ status: 401, body: { message: 'Your session has expired.' } }),
+    'POST /forbidden': () => ({ status: 403, body: { message: 'Forbidden.' } }),
   });
   api.configure({ baseUrl: server.url });
 });
@@ -50,6 +52,22 @@ describe('uploadFile', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).message).toBe("Line 2, column 'CVE ID': not a CVE id.");
+  });
+
+  it('runs the client’s session check on a 401 or 403, as fetch-based calls do, and not on other errors', async () => {
+    const failures: ApiError[] = [];
+    api.configure({ onAuthFailure: (e) => failures.push(e) });
+    try {
+      for (const path of ['/expired', '/forbidden', '/bad']) {
+        await expect(uploadFile(path, { file: file(), schema: ZAnswer })).rejects.toBeInstanceOf(ApiError);
+      }
+    } finally {
+      api.configure({ onAuthFailure: undefined });
+    }
+    expect(failures.map((e) => [e.status, e.message])).toEqual([
+      [401, 'Your session has expired.'],
+      [403, 'Forbidden.'],
+    ]);
   });
 
   it('refuses a 2xx body that does not match the schema', async () => {

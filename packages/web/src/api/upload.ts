@@ -31,8 +31,9 @@ function parseBody(xhr: XMLHttpRequest): unknown {
 /**
  * POST one file as multipart/form-data with upload progress and cancel (spec B section 7:
  * the scanner upload "reports progress" and "is cancelable"). fetch reports no upload
- * progress, so this is XMLHttpRequest; it bypasses the api client on purpose, so the global
- * loader does not count it (the dialog shows its own progress). Errors are the client's:
+ * progress, so this is XMLHttpRequest; it bypasses the api client's fetch on purpose, so the
+ * global loader does not count it (the dialog shows its own progress), but a 401 or 403 runs
+ * the client's session check like any other call. Errors are the client's:
  * ApiError with the server's body, ResponseShapeError for an unexpected 2xx body.
  */
 export function uploadFile<T>(
@@ -62,7 +63,10 @@ export function uploadFile<T>(
             : typeof body === 'string' && body
               ? { message: body }
               : null;
-        reject(new ApiError(xhr.status, errorBody, path));
+        const failure = new ApiError(xhr.status, errorBody, path);
+        // A session that ended while the dialog was open: the same check as any fetch call.
+        api.reportFailure(failure);
+        reject(failure);
         return;
       }
       const result = schema.safeParse(body);

@@ -1,7 +1,8 @@
 import { isApiError } from '../api/errors';
 import { loginPath } from './paths';
 
-const PUBLIC_PATH = /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite|unlock)?(\/|\?|$)/;
+const PUBLIC_PATH =
+  /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite|unlock|verify-email)?(\/|\?|$)/;
 
 // The session check comes with the auth API module, fetched only when a call fails.
 const checkSessionLazily = () => import('../features/auth/auth.api').then((m) => m.checkSession());

@@ -26,6 +26,31 @@ export const chunkFailure = {
   },
 };
 
+// What browsers and Vite say when a module, or the CSS preloaded with it, cannot be downloaded.
+const DOWNLOAD_FAILURES = [
+  'Failed to fetch dynamically imported module', // Chromium
+  'error loading dynamically imported module', // Firefox
+  'Importing a module script failed', // Safari
+  'Unable to preload CSS', // Vite's CSS preload
+];
+
+/** Whether `error` says that a part of the console could not be downloaded. */
+export function isChunkLoadFailure(error: unknown): boolean {
+  return error instanceof Error && DOWNLOAD_FAILURES.some((text) => error.message.includes(text));
+}
+
+/**
+ * The `vite:preloadError` listener. Vite's build runs a whole `import('./m').then((m) => m.f())`
+ * chain inside its preload helper, so the event also carries what `f()` rejects with: the
+ * session check's 401, say. Only a failed download switches the reload modal on (and is taken
+ * from the caller, as Vite allows by preventDefault); any other error goes back to its caller.
+ */
+export function onPreloadError(event: Event & { payload?: unknown }): void {
+  if (!isChunkLoadFailure(event.payload)) return;
+  event.preventDefault();
+  chunkFailure.report();
+}
+
 /**
  * A react-router `lazy` for a page module: loads `load()`, takes the named component, and
  * turns a failed download into ChunkLoadError so the error boundary shows the reload modal.

@@ -3,6 +3,7 @@ import { meetsTier } from '@patchwell/core/rules/tiers';
 import type { QueryClient } from '@tanstack/react-query';
 import { data, redirect, type LoaderFunctionArgs } from 'react-router';
 import { checkSession, cachedProfile } from '../features/auth/auth.api';
+import { configQuery } from '../features/shell/shell.api';
 import { can, canAccessGlobal, canSeeApns, canSeeSecurity, isFeatureOn, isZoneAdmin } from './access';
 import { trackDeprecatedRoute } from './analytics';
 import { PATHS, consolePath, settingsTabPath } from './paths';
@@ -135,10 +136,17 @@ export async function signupLoader() {
 
 /**
  * /forgot-password and /password-reset exist only with the first authentication milestone
- * flag. Flags come with the profile, and there is none before login, so these are 404 then.
+ * flag. Flags come with the profile; before sign-in (the usual case: a forgotten password)
+ * the server's default of the flag decides, from the public client configuration.
  */
-export function authMilestone1Loader(client: QueryClient = defaultQueryClient) {
+export async function authMilestone1Loader(client: QueryClient = defaultQueryClient) {
   const profile: Profile | undefined = cachedProfile(client);
-  if (!isFeatureOn(profile, 'auth_milestone_1')) notFound();
+  const on = profile
+    ? isFeatureOn(profile, 'auth_milestone_1')
+    : await client.fetchQuery(configQuery()).then(
+        (config) => config.password_reset_enabled,
+        () => false,
+      );
+  if (!on) notFound();
   return null;
 }

@@ -11,9 +11,11 @@ export const PATHS = {
   passwordReset: '/password-reset',
   acceptInvite: '/accept-invite',
   unlock: '/unlock',
+  verifyEmail: '/verify-email',
   notFound: '/404',
 
   dashboard: '/dashboard',
+  onboarding: '/onboarding',
   devices: '/devices',
   deviceDetail: '/devices/:deviceId',
   software: '/software',
@@ -46,6 +48,7 @@ export const PATHS = {
   reportsPrepatch: '/reports/prepatch',
   reportsNeedsAttention: '/reports/needs-attention',
   reportsDataExtracts: '/reports/data-extracts',
+  reportsSchedules: '/reports/schedules',
   reportsActivityLog: '/reports/activity-log',
   reportsPolicyResults: '/reports/policy-results',
   reportsPolicyResult: '/reports/policy-results/:policyUuid',
@@ -55,6 +58,7 @@ export const PATHS = {
   billing: '/settings/billing',
   users: '/settings/users',
   keys: '/settings/keys',
+  webhooks: '/settings/webhooks',
   security: '/settings/security',
   apnsSettings: '/settings/apns',
 

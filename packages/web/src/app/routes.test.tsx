@@ -83,7 +83,8 @@ function open(entry: string) {
 const at = (router: ReturnType<typeof open>['router']) => router.state.location.pathname + router.state.location.search;
 
 async function settle(router: ReturnType<typeof open>['router'], expected: string) {
-  await waitFor(() => expect(at(router)).toBe(expected), { timeout: 3000 });
+  // The first visit of a page loads its lazy module, which a busy runner transforms slowly.
+  await waitFor(() => expect(at(router)).toBe(expected), { timeout: 15_000 });
 }
 
 describe('signed-in routes', () => {

@@ -78,13 +78,15 @@ export function freshRedirect(error: unknown): unknown {
   return error instanceof Response && error.status >= 300 && error.status < 400 ? error.clone() : error;
 }
 
-/** Log out (spec A section 4): end the session, forget cached data, go to login. */
+/** Log out (spec A section 4): end the session, go to login, forget cached data. */
 export async function signOut(
-  navigate: (to: string) => void,
+  navigate: (to: string) => void | Promise<void>,
   options: Parameters<typeof loginPath>[0] = {},
   client: QueryClient = defaultQueryClient,
 ): Promise<void> {
   await logout().catch(() => undefined);
+  // The signed-in pages go first: cleared under them, their queries would fetch again without
+  // a session, and the 401s would be taken for an expired one (login with 'session expired').
+  await navigate(loginPath(options));
   client.clear();
-  navigate(loginPath(options));
 }

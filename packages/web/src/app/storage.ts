@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   currentOrg: 'patchwell.currentOrg',
   dismissedBanners: 'patchwell.dismissedBanners',
   unsupportedBrowserDismissed: 'patchwell.unsupportedBrowserDismissed',
+  /** The legacy single-sign-on warning modal was shown in this browser session (spec A sections 3 and 4). */
+  legacySsoWarningShown: 'patchwell.legacySsoWarningShown',
 } as const;
 
 // Storage can throw (disabled cookies, private modes, quota): the console works without it.
@@ -30,7 +32,8 @@ const local = () => window.localStorage;
 const session = () => window.sessionStorage;
 
 // Pages that are never worth returning to after signing in.
-const NOT_REMEMBERED = /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite|unlock)(\/|\?|$)/;
+const NOT_REMEMBERED =
+  /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite|unlock|verify-email)(\/|\?|$)/;
 
 /** Remember a signed-in route (path and query, inside the console) to return to after login. */
 export function rememberLastRoute(route: string): void {
@@ -76,4 +79,12 @@ export function isUnsupportedBrowserDismissed(): boolean {
 
 export function dismissUnsupportedBrowser(): void {
   write(session, STORAGE_KEYS.unsupportedBrowserDismissed, '1');
+}
+
+export function isLegacySsoWarningShown(): boolean {
+  return read(session, STORAGE_KEYS.legacySsoWarningShown) === '1';
+}
+
+export function rememberLegacySsoWarningShown(): void {
+  write(session, STORAGE_KEYS.legacySsoWarningShown, '1');
 }

@@ -1,6 +1,10 @@
 import { SNACKBAR_DURATION_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { notifications } from '@mantine/notifications';
+import { CONSOLE_TEXTS } from '../texts';
+
+// Mantine's close button is an icon alone: name it, or a snackbar on screen fails axe (button-name).
+const closeButtonProps = { 'aria-label': CONSOLE_TEXTS.banners.dismiss };
 
 /**
  * Snackbars (spec A section 8): success, warning (optional duration) and error; 6 s, at
@@ -8,13 +12,13 @@ import { notifications } from '@mantine/notifications';
  */
 export const notify = {
   success(message: string) {
-    notifications.show({ message, color: 'green', autoClose: SNACKBAR_DURATION_MS });
+    notifications.show({ message, color: 'green', autoClose: SNACKBAR_DURATION_MS, closeButtonProps });
   },
   warning(message: string, durationMs: number = SNACKBAR_DURATION_MS) {
-    notifications.show({ message, color: 'yellow', autoClose: durationMs });
+    notifications.show({ message, color: 'yellow', autoClose: durationMs, closeButtonProps });
   },
   error(message: string) {
-    notifications.show({ message, color: 'red', autoClose: SNACKBAR_DURATION_MS });
+    notifications.show({ message, color: 'red', autoClose: SNACKBAR_DURATION_MS, closeButtonProps });
   },
   /**
    * 'Error: ' plus the server's errors or message, else the generic text. The formatter

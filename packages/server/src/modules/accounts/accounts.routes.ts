@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZSignUpBody, ZSignUpResult } from '@patchwell/core/auth/signup.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../../context';
-import { setSessionCookie } from '../auth/cookie';
+import { linkOrigin } from '../../http/link-origin';
 import { RATE_LIMITS } from '../auth/rate-limits.service';
 import { signUp } from './accounts.service';
 
@@ -19,10 +19,12 @@ export async function accountsRoutes(root: FastifyInstance, ctx: AppContext): Pr
       config: { access: 'public' },
       schema: {
         tags: ['accounts'],
-        summary: 'Create an account and sign in',
+        summary: 'Create an account; its user signs in after verifying the e-mail address',
         description:
           'Creates the account (named after the company), its first zone on a 15-day Complete trial and the ' +
-          'user as its global administrator, then sets the session cookie. 400 lists every invalid field ' +
+          'user as its global administrator, and mails a single-use verification link to `/console/verify-email?token=…` ' +
+          '(valid 72 hours; `POST /api/users/verify-email`). No session: the user signs in after following it, and ' +
+          '`redirect` is `/login?err=verification_email_sent`. 400 lists every invalid field ' +
           '(including a too-common password); 409 `auth.email_taken` when the e-mail already has an account; ' +
           `429 \`auth.rate_limited\` (with Retry-After) after ${signUpLimit.limit} attempts from one address ` +
           `within ${signUpLimit.windowMinutes} minutes.`,
@@ -31,11 +33,7 @@ export async function accountsRoutes(root: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const { result, token } = await signUp(ctx, request.body, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      });
-      setSessionCookie(reply, ctx.config, token);
+      const result = await signUp(ctx, request.body, { ip: request.ip, linkOrigin: linkOrigin(request, ctx.config) });
       return reply.code(201).send(result);
     },
   );

@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError, validationError } from '../../domain/errors';
 import { hashPassword, isCommonPassword } from '../auth/passwords';
 import { RATE_LIMITS, takeAttempts } from '../auth/rate-limits.service';
-import { createSession } from '../auth/sessions.service';
+import { mailVerificationLink, VERIFICATION_REDIRECT } from '../auth/verification.service';
 import { emailExists, insertAccount, insertUser, insertZone, insertZoneRole } from './accounts.store';
 
 /** A new sign-up's first zone is on the Complete plan for this long (spec A §1: trial accounts). */
@@ -22,7 +22,8 @@ const ZONE_ADMIN_ROLE_ID = 1;
 export type NewAccount = {
   accountName: string;
   zone: { name: string; plan: Plan; trialEndTime: Date | null; metadata?: Record<string, unknown> };
-  admin: { email: string; firstname: string; lastname: string; passwordHash: string };
+  /** `emailVerified` false: a self-service sign-up, who signs in only after following the mailed link. */
+  admin: { email: string; firstname: string; lastname: string; passwordHash: string; emailVerified?: boolean };
   now: Date;
 };
 
@@ -46,6 +47,7 @@ export async function createAccountWithAdmin(tx: Db, input: NewAccount) {
     firstname: input.admin.firstname,
     lastname: input.admin.lastname,
     passwordHash: input.admin.passwordHash,
+    emailVerified: input.admin.emailVerified ?? true,
     accountRbacRole: 'global-admin',
     status: 'active',
     createdAt: input.now,
@@ -61,15 +63,16 @@ function emailTaken(): AppError {
 
 /**
  * Self-service sign-up: a new account named after the company, its first zone on a
- * 15-day Complete trial, and the person as its global administrator, signed in. Every
- * call counts against the client address's sign-up limit, whatever its outcome.
+ * 15-day Complete trial, and the person as its global administrator, who signs in only
+ * after following the verification link mailed now (no session yet: the address is
+ * unproven). Every call counts against the client address's sign-up limit, whatever its outcome.
  * @throws AppError 400 for a common password, 409 `auth.email_taken`, 429 `auth.rate_limited`.
  */
 export async function signUp(
   ctx: AppContext,
   body: SignUpBody,
-  meta: { ip: string; userAgent: string | undefined },
-): Promise<{ result: SignUpResult; token: string }> {
+  meta: { ip: string; linkOrigin: string | null },
+): Promise<SignUpResult> {
   const now = ctx.clock.now();
   await takeAttempts(ctx, [{ rule: RATE_LIMITS.signUpPerAddress, key: meta.ip }], now);
   if (isCommonPassword(body.password)) throw validationError({ password: [COMMON_PASSWORD_MESSAGE] });
@@ -87,7 +90,13 @@ export async function signUp(
           trialEndTime: new Date(now.getTime() + SIGNUP_TRIAL_DAYS * ONE_DAY_MS),
           metadata: { expected_endpoints: body.endpoints },
         },
-        admin: { email: body.email, firstname: body.firstname, lastname: body.lastname, passwordHash },
+        admin: {
+          email: body.email,
+          firstname: body.firstname,
+          lastname: body.lastname,
+          passwordHash,
+          emailVerified: false,
+        },
         now,
       });
       await logAccountActivity(
@@ -107,7 +116,13 @@ export async function signUp(
     throw err;
   }
   const { account, zone, user } = created;
-  const { token } = await createSession(ctx, { id: user.id, accountId: account.id, isGlobalAdmin: true }, meta);
   ctx.logger.info({ accountId: account.id, userId: user.id }, 'account signed up');
-  return { result: { account_id: account.id, user_id: user.id, zone_id: zone.id, email: user.email }, token };
+  await mailVerificationLink(ctx, user, meta.linkOrigin);
+  return {
+    account_id: account.id,
+    user_id: user.id,
+    zone_id: zone.id,
+    email: user.email,
+    redirect: VERIFICATION_REDIRECT,
+  };
 }

@@ -54,3 +54,18 @@ export async function findCredentials(db: Db, email: string) {
     .where(eq(users.email, email));
   return row;
 }
+
+/** Marks the account's quick start guide completed; true when this call did it (it was not yet). */
+export async function markQuickStartCompleted(db: Db, accountId: number): Promise<boolean> {
+  const rows = await db
+    .update(accounts)
+    .set({ completedQsg: true })
+    .where(sql`${accounts.id} = ${accountId} and not ${accounts.completedQsg}`)
+    .returning({ id: accounts.id });
+  return rows.length > 0;
+}
+
+export async function isQuickStartCompleted(db: Db, accountId: number): Promise<boolean> {
+  const [row] = await db.select({ done: accounts.completedQsg }).from(accounts).where(eq(accounts.id, accountId));
+  return row?.done ?? false;
+}

@@ -3,7 +3,14 @@ import type { FeatureFlag } from '@patchwell/core/shell/flags';
 import type { Db } from '../../db/client';
 import { hashPassword } from '../auth/passwords';
 import { createAccountWithAdmin } from './accounts.service';
-import { enableAccountFeatures, insertBanner, insertUser, insertZone, insertZoneRole } from './accounts.store';
+import {
+  enableAccountFeatures,
+  insertBanner,
+  insertUser,
+  insertZone,
+  insertZoneRole,
+  markQuickStartCompleted,
+} from './accounts.store';
 
 /** The demo's sign-in, printed at start-up. Public on purpose: the demo is for trying things out. */
 export const DEMO_ADMIN_EMAIL = 'demo@patchwell.local';
@@ -55,6 +62,8 @@ export async function seedDemo(tx: Db, now: Date): Promise<void> {
     admin: { email: DEMO_ADMIN_EMAIL, firstname: 'Demo', lastname: 'Administrator', passwordHash: hashes[0]! },
     now,
   });
+  // The demo lands on its dashboard: its quick start guide counts as done.
+  await markQuickStartCompleted(tx, account.id);
   const cloud = await insertZone(tx, {
     accountId: account.id,
     name: 'Cloud Servers',

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_PASSWORD_MESSAGE } from '@patchwell/core/auth/password';
-import { ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZSignUpResult } from '@patchwell/core/auth/signup.schema';
 import { ONE_DAY_MS, ONE_MINUTE_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { accounts, organizations, userZoneRoles, users } from '../../db/schema';
 import { createTestDb } from '../../test/db';
-import { bodyOf, sessionCookieOf, startTestApp, type TestApp } from '../../test/app';
+import { bodyOf, startTestApp, type TestApp } from '../../test/app';
 import type { DbHandle } from '../../db/client';
 
 let handle: DbHandle;
@@ -46,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('POST /api/signup', () => {
-  it('creates the account, a 15-day Complete trial zone and a global administrator, and signs them in', async () => {
+  it('creates the account, a 15-day Complete trial zone and a global administrator, who must verify the address', async () => {
     const body = { ...validBody(), email: '  Grace.Mixed@Initech.TEST ' };
     const res = await signUp(body);
     expect(res.status).toBe(201);
@@ -64,11 +63,16 @@ describe('POST /api/signup', () => {
     const roles = await t.db.select().from(userZoneRoles).where(eq(userZoneRoles.userId, user!.id));
     expect(roles).toEqual([{ userId: user!.id, organizationId: zone!.id, roleId: 1 }]);
 
-    const cookie = sessionCookieOf(res);
-    const self = await t.request('/api/users/self', { headers: { cookie } });
-    const profile = ZProfile.parse(await bodyOf(self));
-    expect(profile.rbac_role).toBe('Global Administrator');
-    expect(profile.orgs[0]!.trial_expired).toBe(false);
+    // No session until the address is proven (auth/password-reset.test.ts follows the link).
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(result.redirect).toBe('/login?err=verification_email_sent');
+    expect(user!.emailVerified).toBe(false);
+    const refused = await t.signIn(result.email, body.password);
+    expect(refused.res.status).toBe(403);
+    expect(await bodyOf(refused.res)).toEqual({
+      code: 'auth.email_unverified',
+      message: TEXTS.login.verificationEmailSent,
+    });
   });
 
   it('lists every invalid field in one 400', async () => {

@@ -6,6 +6,11 @@
 export const ACTIVITY_EXCLUDED_ROUTES: Record<string, string> = {
   'POST /api/users/self/prefs':
     'the caller’s own display preferences (table columns, dismissed hints): no change to shared data',
+  'POST /api/users/self/tfa/setup':
+    'starts an enrolment that changes nothing until its first code confirms it (`user.mfa_enable`)',
+  'POST /api/user/tfa/setup':
+    'starts the enrolment a requirement asks for during sign-in; nothing is on until `POST /api/user/tfa/confirm`',
+  'POST /api/users/self/tfa/send-code': 'mails the caller a one-time code; nothing stored changes but the code',
   'POST /api/policies/preview': 'read-only: lists the devices a draft policy would target',
   'POST /api/policies/device-filters-preview': 'read-only: lists the devices a draft device filter matches',
   'POST /api/agent/v1/enroll':

@@ -5,7 +5,7 @@ import {
   type ActivityFilters,
   type ActivityQuery,
 } from '@patchwell/core/activity/activity.schema';
-import { resolveDateRange } from '@patchwell/core/activity/date-range';
+import { resolveDateRange } from '@patchwell/core/reports/date-range';
 import { summarizeActivity } from '@patchwell/core/activity/summary';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
@@ -94,6 +94,19 @@ export async function listActivity(ctx: AppContext, authz: Authz, query: Activit
 
 const EXPORT_PAGE = 1000;
 
+/** The activity log CSV's columns, in order (the download's and a scheduled report's). */
+export const ACTIVITY_CSV_COLUMNS: [string, (e: ActivityEvent) => unknown][] = [
+  ['Time (UTC)', (e) => e.created_at],
+  ['Who', (e) => e.actor.name ?? (e.actor.type === 'system' ? 'system' : '')],
+  ['Via', (e) => e.via],
+  ['Action', (e) => e.action],
+  ['Object type', (e) => e.object.type],
+  ['Object ID', (e) => e.object.id],
+  ['Object', (e) => e.object.name],
+  ['Summary', (e) => e.summary],
+  ['Client address', (e) => e.client_address],
+];
+
 /**
  * Every event matching the filters, in pages read by keyset as the CSV is written, so a
  * 90-day export of a busy zone streams with flat memory.
@@ -104,6 +117,18 @@ export async function exportActivity(
   query: ActivityFilters,
 ): Promise<AsyncGenerator<ActivityEvent[], void, void>> {
   const { scope, filter } = await scopeAndFilter(ctx, authz, query);
+  return activityPages(ctx, scope, filter);
+}
+
+/**
+ * A zone's events in [`filter.from`, `filter.to`), newest first, in pages: the CSV export's
+ * rows, and a scheduled report's (which checked its rights when it was saved).
+ */
+export function activityPages(
+  ctx: Pick<AppContext, 'db'>,
+  scope: ActivityScope,
+  filter: ActivityFilter,
+): AsyncGenerator<ActivityEvent[], void, void> {
   async function* pages(): AsyncGenerator<ActivityEvent[], void, void> {
     let after: { createdAt: Date; id: number } | null = null;
     for (;;) {

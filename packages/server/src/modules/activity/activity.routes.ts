@@ -2,17 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { stringify } from 'csv-stringify';
 import { z } from 'zod';
-import {
-  ZActivityCsvQuery,
-  ZActivityEventList,
-  ZActivityQuery,
-  type ActivityEvent,
-} from '@patchwell/core/activity/activity.schema';
+import { ZActivityCsvQuery, ZActivityEventList, ZActivityQuery } from '@patchwell/core/activity/activity.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { csvCell } from '../../http/csv';
-import { exportActivity, listActivity } from './activity-list.service';
+import { ACTIVITY_CSV_COLUMNS, exportActivity, listActivity } from './activity-list.service';
 
 const tags = ['activity'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
@@ -25,18 +20,7 @@ const FILTERS_DOC =
   'The zone’s events, plus account-level events (sign-ins) of the zone’s members, or of everyone for a ' +
   'global administrator. Newest first. Events are never edited or deleted through the API.';
 
-/** The CSV's columns, in order. */
-const CSV_COLUMNS: [string, (e: ActivityEvent) => unknown][] = [
-  ['Time (UTC)', (e) => e.created_at],
-  ['Who', (e) => e.actor.name ?? (e.actor.type === 'system' ? 'system' : '')],
-  ['Via', (e) => e.via],
-  ['Action', (e) => e.action],
-  ['Object type', (e) => e.object.type],
-  ['Object ID', (e) => e.object.id],
-  ['Object', (e) => e.object.name],
-  ['Summary', (e) => e.summary],
-  ['Client address', (e) => e.client_address],
-];
+const CSV_COLUMNS = ACTIVITY_CSV_COLUMNS;
 
 /** The activity log (`/api/events…`): read-only by design. */
 export async function activityRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {

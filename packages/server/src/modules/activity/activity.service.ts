@@ -131,6 +131,21 @@ export async function logActivityMany(
   );
 }
 
+/** Writes one event per object, each with its own details, in one statement per chunk. */
+export async function logActivities(
+  ctx: Ctx,
+  actor: ActivityActor,
+  zoneId: number,
+  action: string,
+  events: { object: ActivityObject; details: ActivityDetails }[],
+  exec: Exec = ctx.db,
+): Promise<void> {
+  await insertActivities(
+    exec,
+    events.map((e) => entryOf(ctx, actor, { organizationId: zoneId }, action, e.object, e.details)),
+  );
+}
+
 /**
  * Writes an account-level event: one that belongs to no zone (a sign-in, an account user,
  * the account's flags). A zone's log shows it to the account's global administrators, and

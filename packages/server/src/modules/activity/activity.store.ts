@@ -3,7 +3,8 @@ import type { ActivityDetails, ActivityVia } from '@patchwell/core/activity/acti
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { activityLog } from '../../db/activity.schema';
-import { devices, organizations, userZoneRoles, users } from '../../db/schema';
+import { organizations, userZoneRoles, users } from '../../db/schema';
+import { devices } from '../../db/devices.schema';
 import type { Tx } from '../commands/commands.store';
 
 /** The only SQL that writes and reads `activity_log`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_DATE_ERRORS } from '@patchwell/core/activity/activity.schema';
+import { DATE_RANGE_ERRORS } from '@patchwell/core/reports/date-range';
 import { activityLog } from '../../db/activity.schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { agentCall, buildZoneWithKey, checkinAs, enrollDevice } from '../../test/agents';
@@ -86,13 +86,13 @@ describe('GET /api/events: date range presets', () => {
 
   it('refuses custom dates that are not real, in the future, over 90 days back or out of order', async () => {
     const cases: [string, string, string][] = [
-      ['startDate=2026-02-30&endDate=2026-03-01', 'startDate', ACTIVITY_DATE_ERRORS.invalid],
-      ['startDate=2026-3-1&endDate=2026-03-01', 'startDate', ACTIVITY_DATE_ERRORS.invalid],
-      ['startDate=2026-03-01&endDate=2026-03-03', 'endDate', ACTIVITY_DATE_ERRORS.future],
-      ['startDate=2025-12-01&endDate=2026-03-01', 'startDate', ACTIVITY_DATE_ERRORS.tooOld],
-      ['startDate=2026-03-01&endDate=2026-02-01', 'endDate', ACTIVITY_DATE_ERRORS.order],
-      ['preset=custom&startDate=2026-03-01', 'endDate', ACTIVITY_DATE_ERRORS.required],
-      ['preset=today&startDate=2026-03-01', 'startDate', ACTIVITY_DATE_ERRORS.onlyCustom],
+      ['startDate=2026-02-30&endDate=2026-03-01', 'startDate', DATE_RANGE_ERRORS.invalid],
+      ['startDate=2026-3-1&endDate=2026-03-01', 'startDate', DATE_RANGE_ERRORS.invalid],
+      ['startDate=2026-03-01&endDate=2026-03-03', 'endDate', DATE_RANGE_ERRORS.future],
+      ['startDate=2025-12-01&endDate=2026-03-01', 'startDate', DATE_RANGE_ERRORS.tooOld],
+      ['startDate=2026-03-01&endDate=2026-02-01', 'endDate', DATE_RANGE_ERRORS.order],
+      ['preset=custom&startDate=2026-03-01', 'endDate', DATE_RANGE_ERRORS.required],
+      ['preset=today&startDate=2026-03-01', 'startDate', DATE_RANGE_ERRORS.onlyCustom],
       ['preset=lastyear', 'preset', ''],
     ];
     for (const [query, field, message] of cases) {

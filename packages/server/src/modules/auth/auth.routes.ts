@@ -15,6 +15,7 @@ import { getProfile } from './profile.service';
 import { signOut } from './sessions.service';
 import { parseBasicAuth, signIn } from './signin.service';
 import { unlockWithToken } from './unlock.service';
+import { setChallengeCookie } from '../mfa/challenge-cookie';
 
 const tags = ['auth'];
 const cookieAuth = [{ cookieAuth: [] }];
@@ -53,6 +54,8 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
           'With the session cookie, returns the profile for zone `o`. With `Authorization: Basic base64(email:password)` ' +
           'it signs in: checks the credentials, starts a new session (Set-Cookie) and returns the profile. ' +
           'Failures: 401 `auth.invalid_credentials`, 403 `auth.locked`, 429 `auth.rate_limited` (with Retry-After). ' +
+          'A right password of a user with MFA answers 401 `auth.mfa_required` (or `auth.mfa_enrolment_required` when a ' +
+          'requirement asks them to enrol) with a 5-minute challenge cookie for `GET /api/user/gettfa` and `POST /api/verifyTfa`. ' +
           'Five failures in a row lock the user for 15 minutes, doubled per further lock up to 24 hours, and mail ' +
           'them a single-use link to `/console/unlock?token=…` that lifts the lock (`POST /api/users/unlock`).',
         security: [{ cookieAuth: [] }, { basicAuth: [] }],
@@ -68,12 +71,18 @@ export async function authRoutes(root: FastifyInstance, ctx: AppContext): Promis
         if (!credentials) {
           throw new AppError('auth.invalid_credentials');
         }
-        const { user, token } = await signIn(ctx, credentials, {
+        const result = await signIn(ctx, credentials, {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
           previousToken: readSessionToken(request, ctx.config),
           linkOrigin: linkOrigin(request, ctx.config),
         });
+        if (result.kind === 'second_factor') {
+          // No session yet: the cookie carries the pending challenge to the code step.
+          setChallengeCookie(reply, ctx.config, result.challengeToken);
+          throw new AppError(result.purpose === 'verify' ? 'auth.mfa_required' : 'auth.mfa_enrolment_required');
+        }
+        const { user, token } = result;
         setSessionCookie(reply, ctx.config, token);
         request.log.info({ userId: user.id }, 'signed in');
         request.user = user;

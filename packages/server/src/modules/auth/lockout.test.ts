@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '@patchwell/core/auth/auth-errors';
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
-import { bodyOf, startTestApp, type TestApp } from '../../test/app';
+import { bodyOf, type TestApp } from '../../test/app';
 import { buildAccountWithUser } from '../../test/factories';
-import { startSmtpCapture, type SmtpCapture } from '../../test/smtp-capture';
+import { addressSequence, startMailingApp, type MailingApp } from '../../test/mailing-app';
+import type { SmtpCapture } from '../../test/smtp-capture';
 
 /**
  * Issue 10 defect 3: five wrong passwords lock an account for a while, not for good; each
@@ -13,24 +14,15 @@ import { startSmtpCapture, type SmtpCapture } from '../../test/smtp-capture';
 
 let t: TestApp;
 let smtp: SmtpCapture;
-let ipCounter = 0;
-const fromNewAddress = () => ({ 'x-forwarded-for': `203.0.113.${++ipCounter}` });
+const fromNewAddress = addressSequence('203.0.113');
+
+let app: MailingApp;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  t = await startTestApp({
-    config: { trustProxy: true },
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Patchwell <noreply@patchwell.test>',
-      PATCHWELL_PUBLIC_URL: 'https://pw.test',
-    },
-  });
+  app = await startMailingApp();
+  ({ t, smtp } = app);
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => app.close());
 
 const lockedBody = (minutes: number) => ({
   code: AUTH_ERRORS.locked.code,

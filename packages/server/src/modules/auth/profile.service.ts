@@ -3,6 +3,7 @@ import { ALL_PERMISSIONS, permissionKey } from '@patchwell/core/zones/permission
 import { GLOBAL_ADMIN_ROLE_NAME, roleAllows, roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
 import { notFound } from '../../domain/errors';
+import { samlLoginFor } from '../saml-signin/saml-signin.service';
 import { featuresFor } from '../shell/shell.service';
 import { findPrefs, findProfileUser, findUserZones, findZonesByIds, type ZoneRow } from './profile.store';
 
@@ -12,7 +13,11 @@ function isTrialExpired(zone: { trialEndTime: Date | null }, now: Date): boolean
   return zone.trialEndTime !== null && zone.trialEndTime.getTime() <= now.getTime();
 }
 
-function toProfileOrg(zone: ZoneFields, now: Date): ProfileOrg {
+function toProfileOrg(zone: ZoneFields, now: Date, samlLogin: ((zoneId: number) => string) | null): ProfileOrg {
+  const samlEnabled = Boolean(zone.saml?.enabled);
+  // Where 'Continue To Login' goes for a zone that requires SAML: its stored address, else
+  // the sign-in through the user's own connection.
+  const samlRedirect = zone.saml?.redirect ?? (samlEnabled && samlLogin ? samlLogin(zone.id) : null);
   return {
     id: zone.id,
     zone_id: zone.uuid,
@@ -23,7 +28,7 @@ function toProfileOrg(zone: ZoneFields, now: Date): ProfileOrg {
     trial_expired: isTrialExpired(zone, now),
     disabled: zone.disabled,
     create_time: zone.createdAt.toISOString(),
-    saml: { enabled: Boolean(zone.saml?.enabled), redirect: zone.saml?.redirect ?? null },
+    saml: { enabled: samlEnabled, redirect: samlRedirect },
   };
 }
 
@@ -65,6 +70,7 @@ export async function getProfile(
   const parents = parentIds.map((id) => byId.get(id)).filter((z): z is ZoneFields => z !== undefined);
 
   const metadata = u.metadata ?? {};
+  const samlLogin = zones.some((z) => z.saml?.enabled) ? await samlLoginFor(ctx, u) : null;
   return {
     id: u.id,
     uuid: u.uuid,
@@ -77,7 +83,7 @@ export async function getProfile(
     account_completed_qsg: account?.completedQsg ?? false,
     account_rbac_role: u.accountRbacRole,
     is_global_admin: user.isGlobalAdmin,
-    orgs: zones.map((z) => toProfileOrg(z, now)),
+    orgs: zones.map((z) => toProfileOrg(z, now, samlLogin)),
     rbac_roles: zones.map((z) => ({ id: z.roleId ?? 1, name: roleName(z), organization_id: z.id })),
     rbac_role: current ? roleName(current) : null,
     parent_org: parents.map((p) => ({

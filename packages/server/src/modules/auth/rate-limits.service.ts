@@ -9,19 +9,23 @@ export type RateLimit = {
   limit: number;
   windowMinutes: number;
   /** The 429's catalogue entry, worded with the minutes until the next attempt is allowed. */
-  error: 'auth.sign_in_rate_limited' | 'auth.sign_up_rate_limited';
+  error: 'auth.sign_in_rate_limited' | 'auth.sign_up_rate_limited' | 'auth.link_rate_limited';
 };
 
 /**
  * Limits on authentication, counted in the database so every node of a cluster sees the
  * same numbers. Sign-in counts failures: per address (one client trying many accounts) and
  * per e-mail (many clients trying one account). Sign-up counts every attempt that passes
- * the schema, since each may cost an argon2 hash.
+ * the schema, since each may cost an argon2 hash. Mailed links count every request, per
+ * address and per e-mail, so nobody can flood a mailbox.
  */
 export const RATE_LIMITS = {
   signInPerAddress: { kind: 'ip', limit: 20, windowMinutes: 15, error: 'auth.sign_in_rate_limited' },
   signInPerAccount: { kind: 'account', limit: 10, windowMinutes: 15, error: 'auth.sign_in_rate_limited' },
   signUpPerAddress: { kind: 'signup', limit: 10, windowMinutes: 60, error: 'auth.sign_up_rate_limited' },
+  /** Mailed links (password reset, verification resend): each request may send a mail. */
+  linkPerAddress: { kind: 'link_ip', limit: 10, windowMinutes: 60, error: 'auth.link_rate_limited' },
+  linkPerEmail: { kind: 'link_email', limit: 3, windowMinutes: 60, error: 'auth.link_rate_limited' },
 } as const satisfies Record<string, RateLimit>;
 
 /** How long counted attempts matter: the longest window. Older rows are swept. */

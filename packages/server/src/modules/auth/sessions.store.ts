@@ -143,14 +143,16 @@ export async function deleteSession(
  * Ends every session of a user (or all but `exceptId`): their next request is unauthenticated.
  * Used when a user is disabled, deleted from their last zone or changes their password.
  */
-export async function deleteUserSessions(db: Db, userId: number, exceptId?: string): Promise<void> {
-  await db
+export async function deleteUserSessions(db: Db, userId: number, exceptId?: string): Promise<number> {
+  const ended = await db
     .delete(sessions)
     .where(
       exceptId === undefined
         ? eq(sessions.userId, userId)
         : and(eq(sessions.userId, userId), ne(sessions.id, exceptId)),
-    );
+    )
+    .returning({ id: sessions.id });
+  return ended.length;
 }
 
 /** Deletes up to `limit` sessions that expired before `now`; returns how many (see {@link deleteBatch}). */

@@ -1,30 +1,25 @@
 import type { AppContext } from '../../context';
 import { AppError } from '../../domain/errors';
-import { logAccountActivity } from '../activity/activity.service';
+import { startSecondFactor } from '../mfa/challenge.service';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { RATE_LIMITS, releaseAttempts, takeAttempts } from './rate-limits.service';
-import { createSession, destroySession, type SessionUser } from './sessions.service';
-import { addConsecutiveFailure, findUserForSignIn, resetConsecutiveFailures } from './signin.store';
+import type { SessionUser } from './sessions.service';
+import { completeSignIn, LOCKOUT, logSignInEvent, type SignInClient } from './signin-complete.service';
+import { addConsecutiveFailure, findUserForSignIn } from './signin.store';
 import { mailUnlockLink } from './unlock.service';
 
-/**
- * Consecutive failed sign-ins lock a user for 15 minutes, doubled for each further lock
- * until a successful sign-in, at most a day: slow guessing stays slow, yet nobody who knows
- * an address can lock its owner out for good. The locked user gets an unlock link by e-mail.
- */
-export const LOCKOUT = { lockAt: 5, firstLockS: 15 * 60, maxLockS: 24 * 60 * 60 } as const;
+export { LOCKOUT, type SignInClient } from './signin-complete.service';
 
 export type Credentials = { email: string; password: string };
 
-/** Who is signing in from where. */
-export type SignInClient = {
-  ip: string;
-  userAgent: string | undefined;
-  /** The session token the browser brought, if any: it ends, replaced by the new one. */
-  previousToken: string | undefined;
-  /** Where the unlock link points (http/link-origin.ts); null: no link can be mailed safely. */
-  linkOrigin: string | null;
-};
+/**
+ * What a right password leads to: a session, or the second-factor step (`verify`: a code is
+ * needed; `enrol`: a requirement asks the user to enrol first), with the token of the
+ * pending challenge for its cookie. No session exists until that step is done.
+ */
+export type SignInResult =
+  | { kind: 'session'; user: SessionUser; token: string }
+  | { kind: 'second_factor'; purpose: 'verify' | 'enrol'; challengeToken: string };
 
 /**
  * Reads `Authorization: Basic base64(email:password)`; null when absent or malformed. The
@@ -54,14 +49,12 @@ function invalidCredentials(): AppError {
  * password is checked, so a burst of simultaneous guesses cannot all pass the limit; the
  * right password then un-counts its own attempt (and only that one: other attempts of the
  * address or e-mail, finished or in flight, stay counted).
- * @returns the signed-in user and the raw session token for the cookie.
- * @throws AppError 401 `auth.invalid_credentials`, 403 `auth.locked`, 429 `auth.rate_limited`.
+ * With the right password, a user with MFA (or under a requirement to have it) gets no
+ * session yet but the second-factor step (modules/mfa/challenge.service.ts).
+ * @returns the signed-in user and the raw session token for the cookie, or the pending second-factor step.
+ * @throws AppError 401 `auth.invalid_credentials`, 403 `auth.locked` or `auth.email_unverified`, 429 `auth.rate_limited`.
  */
-export async function signIn(
-  ctx: AppContext,
-  credentials: Credentials,
-  client: SignInClient,
-): Promise<{ user: SessionUser; token: string }> {
+export async function signIn(ctx: AppContext, credentials: Credentials, client: SignInClient): Promise<SignInResult> {
   const now = ctx.clock.now();
   const email = credentials.email.trim().toLowerCase();
   const reservation = await takeAttempts(
@@ -81,10 +74,7 @@ export async function signIn(
   // Sign-ins are account-level events of the user tried; an unknown address has no account
   // to log under, and what was typed as an address (perhaps a password) is never stored.
   const logSignIn = async (action: string, details: Record<string, unknown> = {}) => {
-    if (!user?.accountId) return;
-    const actor = { userId: user.id, via: 'session' as const, clientAddress: client.ip };
-    const object = { type: 'user', id: user.id, name: user.email };
-    await logAccountActivity(ctx, actor, user.accountId, action, object, details);
+    if (user) await logSignInEvent(ctx, user, client.ip, action, details);
   };
 
   if (!user || !passwordOk || user.status !== 'active') {
@@ -111,14 +101,16 @@ export async function signIn(
     await logSignIn('auth.signin_failed', { reason: 'locked' });
     throw new AppError('auth.locked', { wording: { minutes } });
   }
+  // A sign-up that has not followed its verification link (told only to whoever knows the password).
+  if (!user.emailVerified) {
+    await logSignIn('auth.signin_failed', { reason: 'email not verified' });
+    throw new AppError('auth.email_unverified');
+  }
 
-  await resetConsecutiveFailures(ctx.db, user.id, now);
-  if (client.previousToken) await destroySession(ctx, client.previousToken);
-  const session = await createSession(
-    ctx,
-    { id: user.id, accountId: user.accountId, isGlobalAdmin: user.accountRbacRole === 'global-admin' },
-    { ip: client.ip, userAgent: client.userAgent },
-  );
-  await logSignIn('auth.signin');
-  return session;
+  const step = await startSecondFactor(ctx, user.id);
+  if (step) {
+    await logSignIn('auth.signin_second_factor', { step: step.purpose });
+    return { kind: 'second_factor', purpose: step.purpose, challengeToken: step.token };
+  }
+  return { kind: 'session', ...(await completeSignIn(ctx, user, client)) };
 }

@@ -15,6 +15,7 @@ export async function findUserForSignIn(db: Db, email: string) {
       status: users.status,
       locked: users.locked,
       lockedUntil: users.lockedUntil,
+      emailVerified: users.emailVerified,
     })
     .from(users)
     .where(eq(users.email, email));

@@ -1,9 +1,11 @@
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { startPeriodic, type PeriodicTask } from '../../periodic';
+import { sweepMfa } from '../mfa/sweep.service';
 import { ATTEMPT_RETENTION_MS } from './rate-limits.service';
 import { deleteAttemptsBefore } from './rate-limits.store';
 import { deleteExpiredSessions } from './sessions.store';
+import { deleteExpiredTokens } from './user-tokens.store';
 
 /** How often each node sweeps. Every node does; the deletes are idempotent, so no leader is needed. */
 export const SWEEP_INTERVAL_MS = 10 * ONE_MINUTE_MS;
@@ -11,7 +13,7 @@ export const SWEEP_INTERVAL_MS = 10 * ONE_MINUTE_MS;
 /** Rows per DELETE: small batches keep each statement's row locks short. */
 export const SWEEP_BATCH_SIZE = 1000;
 
-export type SweepResult = { sessions: number; attempts: number };
+export type SweepResult = { sessions: number; attempts: number; links: number };
 
 async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>, batchSize: number): Promise<number> {
   let total = 0;
@@ -23,7 +25,7 @@ async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>, 
 }
 
 /**
- * Deletes expired sessions and counted attempts older than the longest rate-limit window,
+ * Deletes expired sessions, expired mailed links (reset, verification) and counted attempts older than the longest rate-limit window,
  * as of `ctx.clock`. Safe to run on several nodes at once: each batch skips rows another
  * node holds, and what one node deleted the other simply does not find.
  */
@@ -37,6 +39,7 @@ export async function sweepExpired(
   return {
     sessions: await deleteInBatches((limit) => deleteExpiredSessions(ctx.db, now, limit), batchSize),
     attempts: await deleteInBatches((limit) => deleteAttemptsBefore(ctx.db, attemptsBefore, limit), batchSize),
+    links: await deleteInBatches((limit) => deleteExpiredTokens(ctx.db, now, limit), batchSize),
   };
 }
 
@@ -50,7 +53,8 @@ export function startSweeper(ctx: AppContext, intervalMs: number = SWEEP_INTERVA
     intervalMs,
     async () => {
       const swept = await sweepExpired(ctx);
-      if (swept.sessions || swept.attempts) ctx.logger.debug(swept, 'swept expired rows');
+      await sweepMfa(ctx);
+      if (swept.sessions || swept.attempts || swept.links) ctx.logger.debug(swept, 'swept expired rows');
     },
     'sweep of expired rows failed',
   );

@@ -56,7 +56,7 @@ describe('sweepExpired', () => {
 
     // 40 minutes in: the first session was idle 40 minutes (limit 30), the second 20.
     t.clock.advance(20 * ONE_MINUTE_MS);
-    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 1, attempts: 0 });
+    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 1, attempts: 0, links: 0 });
     expect(await t.db.select({ userId: sessions.userId }).from(sessions)).toEqual([{ userId: late.user.id }]);
     const check = (cookie: string) => t.request('/api/users/is-authenticated', { headers: { cookie } });
     expect((await check(first.cookie)).status).toBe(401);
@@ -64,8 +64,8 @@ describe('sweepExpired', () => {
 
     // 61 minutes in: the first two attempts left the 60-minute sign-up window, the longest.
     t.clock.advance(21 * ONE_MINUTE_MS);
-    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 0, attempts: 2 });
-    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 0, attempts: 0 });
+    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 0, attempts: 2, links: 0 });
+    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 0, attempts: 0, links: 0 });
     const left = await t.db.select({ key: loginFailures.key }).from(loginFailures);
     expect(left.map((r) => r.key).sort()).toEqual(['203.0.113.2', late.user.email].sort());
   });
@@ -75,7 +75,7 @@ describe('sweepExpired', () => {
     const now = t.clock.now().getTime();
     await insertSessions(1, new Date(now));
     await insertSessions(1, new Date(now - 1));
-    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 1, attempts: 0 });
+    expect(await sweepExpired(t.ctx)).toEqual({ sessions: 1, attempts: 0, links: 0 });
     expect((await t.db.select().from(sessions))[0]!.expiresAt.getTime()).toBe(now);
   });
 
@@ -83,7 +83,7 @@ describe('sweepExpired', () => {
     await emptyTables();
     await insertSessions(25, new Date(t.clock.now().getTime() - 1));
     await insertSessions(3, new Date(t.clock.now().getTime() + ONE_MINUTE_MS));
-    expect(await sweepExpired(t.ctx, { batchSize: 10 })).toEqual({ sessions: 25, attempts: 0 });
+    expect(await sweepExpired(t.ctx, { batchSize: 10 })).toEqual({ sessions: 25, attempts: 0, links: 0 });
     expect(await countRows()).toEqual({ sessions: 3, attempts: 0 });
   });
 

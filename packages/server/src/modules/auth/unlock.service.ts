@@ -56,7 +56,12 @@ export async function mailUnlockLink(
   const token = randomBytes(32).toString('base64url');
   await setUnlockToken(ctx.db, user.id, tokenHashOf(token), until);
   const mail = unlockMail({ firstname: user.firstname, link: unlockLink(origin, token), until, failures });
-  const { outboxId, state } = await sendMail(ctx, { accountId: user.accountId, to: user.email, ...mail });
+  const { outboxId, state } = await sendMail(ctx, {
+    accountId: user.accountId,
+    to: user.email,
+    ...mail,
+    secrets: [token],
+  });
   ctx.logger.info({ userId: user.id, outboxId, state }, 'unlock link mailed to a locked user');
 }
 

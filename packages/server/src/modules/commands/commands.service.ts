@@ -11,15 +11,19 @@ import {
   findCommands,
   findDeviceCommand,
   findDevicesWithPendingCommands,
+  findFailureContext,
   finishCommand,
   hasOpenInstallCommand,
   insertCommandRows,
   insertCommands,
   takePendingCommands,
+  timeOutCommands,
   type CommandRow,
   type Exec,
   type NewCommand,
 } from './commands.store';
+import { enqueueWebhookEvent, wantsWebhookEvent } from '../webhooks/webhooks.service';
+import { PATCH_FAILED_ERROR_MAX, type PatchFailedPayload } from '@patchwell/core/webhooks/webhooks.schema';
 import { commandTiming } from './commands.timing';
 
 /**
@@ -110,6 +114,62 @@ export function hasOpenInstallerCommand(db: AppContext['db'], deviceId: number, 
   return hasOpenInstallCommand(db, deviceId, installerId);
 }
 
+const INSTALL_TYPES: ReadonlySet<AgentCommandType> = new Set(['install_updates', 'install_all', 'install_package']);
+
+/** An install command that ended in error or timed out: a failed patch (decision 0012's "failures"). */
+function isFailedInstall(row: CommandRow): boolean {
+  return INSTALL_TYPES.has(row.type) && (row.status === 'error' || row.status === 'timed_out');
+}
+
+/** The `patch.failed` event of a failed install, with its device, zone and policy (read in the result's transaction). */
+async function patchFailedPayload(tx: Exec, row: CommandRow): Promise<PatchFailedPayload> {
+  const context = await findFailureContext(tx, row);
+  const names = row.args.names ?? [];
+  const runOf = context?.policyId != null && context.runId != null ? context : null;
+  return {
+    device: { id: row.deviceId, name: context?.deviceName ?? '', hostname: context?.hostname ?? '' },
+    zone: { id: row.organizationId, name: context?.zoneName ?? '' },
+    command: {
+      id: row.id,
+      type: row.type,
+      status: row.status,
+      exit_code: row.exitCode,
+      updates: names.length ? names : row.args.package ? [row.args.package] : [],
+      policy_result_id: row.policyResultId,
+      finished_at: row.finishedAt?.toISOString() ?? null,
+    },
+    policy: runOf && { id: runOf.policyId!, name: runOf.policyName ?? '', run_id: runOf.runId! },
+    error: row.stderrTail ? row.stderrTail.slice(-PATCH_FAILED_ERROR_MAX) : null,
+  };
+}
+
+/**
+ * Enqueues `patch.failed` for the failed installs among `rows` (a result, or the sweep's
+ * timeouts), in the caller's transaction; their context is read only for zones with a webhook
+ * that wants the event.
+ */
+async function announcePatchFailures(tx: Exec, rows: CommandRow[], now: Date): Promise<void> {
+  const failed = rows.filter(isFailedInstall);
+  for (const zoneId of new Set(failed.map((row) => row.organizationId))) {
+    if (!(await wantsWebhookEvent(tx, zoneId, 'patch.failed'))) continue;
+    for (const row of failed.filter((r) => r.organizationId === zoneId)) {
+      await enqueueWebhookEvent(tx, zoneId, 'patch.failed', await patchFailedPayload(tx, row), now);
+    }
+  }
+}
+
+/**
+ * Marks up to `limit` commands past their deadline `timed_out` (the sweep's batch), with the
+ * `patch.failed` of the installs among them in the same transaction; returns how many.
+ */
+export async function timeOutOverdue(ctx: Pick<AppContext, 'db'>, now: Date, limit: number): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const rows = await timeOutCommands(tx, now, limit);
+    await announcePatchFailures(tx, rows, now);
+    return rows.length;
+  });
+}
+
 export type ResultOutcome = 'recorded' | 'unchanged' | 'not_found';
 
 /**
@@ -127,7 +187,12 @@ export async function recordResult(
   const command = await findDeviceCommand(ctx.db, deviceId, commandId);
   if (!command) return 'not_found';
   if (command.status !== 'pending' && command.status !== 'in_progress') return 'unchanged';
-  const finished = await finishCommand(ctx.db, command, result, now);
+  // The result and the webhooks' `patch.failed` it may raise commit together (outbox).
+  const finished = await ctx.db.transaction(async (tx) => {
+    const row = await finishCommand(tx, command, result, now);
+    if (row) await announcePatchFailures(tx, [row], now);
+    return row;
+  });
   if (!finished) return 'unchanged';
   await ctx.commandEvents.commandFinished({ command: finished, result, at: now });
   return 'recorded';

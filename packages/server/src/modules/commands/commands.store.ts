@@ -5,8 +5,8 @@ import type {
   CommandResultBody,
 } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
-import { queryRows } from '../../db/raw';
-import { deviceCommands } from '../../db/schema';
+import { copyRowsIn, queryRows } from '../../db/raw';
+import { deviceCommands } from '../../db/devices.schema';
 
 /**
  * The only SQL that writes `device_commands`: queueing (one by one or in bulk with
@@ -33,59 +33,61 @@ export type NewCommand = {
   deadlineAt: Date;
 };
 
-/** Rows per JSON-recordset statement: one parameter however many rows, so chunks can be large. */
-const JSON_CHUNK = 10_000;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 function dateOrNull(s: string | null | undefined): Date | null {
   if (!s) return null;
   const d = new Date(s);
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** `n` fresh command ids in one statement, so other rows (results, evaluations) can name them on insert. */
+/**
+ * `n` fresh command ids in one statement, so other rows (results, evaluations) can name them
+ * on insert. They come back as one text value (20,000 rows would cross from PGlite's
+ * WebAssembly one at a time).
+ */
 export async function allocateCommandIds(tx: Exec, n: number): Promise<number[]> {
   if (n === 0) return [];
-  const rows = await queryRows<{ c: string | number }>(
+  const [row] = await queryRows<{ ids: string }>(
     tx as Db,
-    sql`select nextval(s.c) as c
+    sql`select string_agg(nextval(s.c)::text, ',') as ids
           from (select pg_get_serial_sequence('device_commands', 'id')::regclass as c) s,
                generate_series(1, ${n})`,
   );
-  return rows.map((row) => Number(row.c));
+  return row!.ids.split(',').map(Number);
 }
 
 /**
- * Inserts commands with their preallocated ids. The rows travel as one JSON parameter per
- * chunk: building a 10-column multi-row VALUES list costs more in the driver than the insert.
+ * Inserts commands with their preallocated ids, all in one COPY (a policy's run over 100,000
+ * devices, a remediation batch's 20,000 jobs): cheaper than any INSERT on both databases.
  */
 export async function insertCommandRows(db: Exec, rows: NewCommand[]): Promise<void> {
-  for (const chunk of chunks(rows, JSON_CHUNK)) {
-    const json = chunk.map((c) => ({
-      id: c.id,
-      device_id: c.deviceId,
-      organization_id: c.organizationId,
-      type: c.type,
-      args: c.args,
-      timeout_s: c.timeoutS,
-      created_by: c.createdBy,
-      policy_result_id: c.policyResultId,
-      created_at: c.createdAt.toISOString(),
-      deadline_at: c.deadlineAt.toISOString(),
-    }));
-    await db.execute(sql`
-      insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by,
-             policy_result_id, created_at, deadline_at)
-      select id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id, created_at, deadline_at
-        from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(id int, device_id int, organization_id int,
-             type text, args jsonb, timeout_s int, created_by int, policy_result_id int, created_at timestamptz,
-             deadline_at timestamptz)`);
-  }
+  await copyRowsIn(
+    db,
+    'device_commands',
+    [
+      'id',
+      'device_id',
+      'organization_id',
+      'type',
+      'args',
+      'timeout_s',
+      'created_by',
+      'policy_result_id',
+      'created_at',
+      'deadline_at',
+    ],
+    rows.map((c) => [
+      c.id,
+      c.deviceId,
+      c.organizationId,
+      c.type,
+      JSON.stringify(c.args),
+      c.timeoutS,
+      c.createdBy,
+      c.policyResultId,
+      c.createdAt.toISOString(),
+      c.deadlineAt.toISOString(),
+    ]),
+  );
 }
 
 /** Queues commands (few: a person's action), returning the rows. */
@@ -163,7 +165,7 @@ export async function findDeviceCommand(db: Db, deviceId: number, commandId: num
  * command already had a final status (a repeated post, or timed out by the sweep meanwhile).
  */
 export async function finishCommand(
-  db: Db,
+  db: Exec,
   command: Pick<CommandRow, 'id' | 'startedAt'>,
   result: CommandResultBody,
   now: Date,
@@ -201,10 +203,10 @@ export async function cancelOpenCommands(db: Db, zoneId: number, ids: number[], 
 }
 
 /**
- * Marks up to `limit` open commands whose deadline passed as `timed_out`; returns how many.
+ * Marks up to `limit` open commands whose deadline passed as `timed_out`; returns them.
  * Rows another node is sweeping or a result is being written to are skipped, not waited for.
  */
-export async function timeOutCommands(db: Db, now: Date, limit: number): Promise<number> {
+export async function timeOutCommands(db: Exec, now: Date, limit: number): Promise<CommandRow[]> {
   const overdue = db
     .select({ id: deviceCommands.id })
     .from(deviceCommands)
@@ -216,12 +218,11 @@ export async function timeOutCommands(db: Db, now: Date, limit: number): Promise
     )
     .limit(limit)
     .for('update', { skipLocked: true });
-  const rows = await db
+  return db
     .update(deviceCommands)
     .set({ status: 'timed_out', finishedAt: now })
     .where(inArray(deviceCommands.id, overdue))
-    .returning({ id: deviceCommands.id });
-  return rows.length;
+    .returning();
 }
 
 /** Whether the device has a pending or in-progress `install_package` command carrying the installer. */
@@ -239,4 +240,29 @@ export async function hasOpenInstallCommand(db: Db, deviceId: number, installerI
     )
     .limit(1);
   return row !== undefined;
+}
+
+/** What a `patch.failed` webhook tells of a command besides the command: its device, zone and policy. */
+export type FailureContext = {
+  deviceName: string;
+  hostname: string;
+  zoneName: string;
+  policyId: number | null;
+  policyName: string | null;
+  runId: number | null;
+};
+
+/** The device, zone and (for a policy's command) policy and run of a command, read in the caller's transaction. */
+export async function findFailureContext(db: Exec, row: CommandRow): Promise<FailureContext | undefined> {
+  const [context] = await queryRows<FailureContext>(
+    db as Db,
+    sql`select coalesce(d.custom_name, d.hostname) as "deviceName", d.hostname, o.name as "zoneName",
+               p.id as "policyId", p.name as "policyName", r.run_id as "runId"
+          from devices d
+          join organizations o on o.id = d.organization_id
+          left join policy_device_results r on r.id = ${row.policyResultId}
+          left join policies p on p.id = r.policy_id
+         where d.id = ${row.deviceId}`,
+  );
+  return context;
 }

@@ -9,6 +9,8 @@ export const COMMAND_TIMEOUTS_S: Record<AgentCommandType, number> = {
   remove_package: 3600,
   run_script: 900,
   reboot: 900,
+  // The consent prompt's time, then the tunnel's own life (the session ends it, not the sweep).
+  remote_session: 300,
 };
 
 /** Seconds past a command's own timeout before the server gives up on it. */

@@ -8,7 +8,7 @@ import type { PolicyResultStatus } from '@patchwell/core/policies/policy-runs.sc
 import type { Db } from '../../db/client';
 import { devicePolicyStatus, policies, policyDeviceResults } from '../../db/policies.schema';
 import { queryRows } from '../../db/raw';
-import { devicePatches, devices } from '../../db/schema';
+import { devicePatches, devices } from '../../db/devices.schema';
 
 /**
  * Devices' overall compliance, stored on `devices` (state and reason) so that the list,

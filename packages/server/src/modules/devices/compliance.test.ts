@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLIANCE_STATES, type Compliance } from '@patchwell/core/devices/devices.schema';
-import { devices } from '../../db/schema';
+import { devices } from '../../db/devices.schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { checkinAs, flushLastSeen, type EnrolledDevice } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';

@@ -8,7 +8,7 @@ import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/schema';
+import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/devices.schema';
 import { likeEscape, type DeviceRow } from './devices.store';
 import { presenceFields } from './presence.store';
 
@@ -26,6 +26,8 @@ export type DeviceFilter = {
   needsReboot?: boolean;
   compliance?: 'compliant' | 'pending' | 'needs_attention';
   tag?: string;
+  /** Only devices with a critical patch pending published more than this many whole days ago. */
+  criticalOlderThan?: number;
   search?: string;
   ids?: number[];
   /** Only devices with this package installed or pending (exact name). */
@@ -75,6 +77,13 @@ function filterWhere(zoneId: number, f: DeviceFilter, now: Date): SQL {
   if (f.needsReboot !== undefined) parts.push(eq(devices.needsReboot, f.needsReboot));
   if (f.compliance) parts.push(eq(devices.compliance, f.compliance));
   if (f.tag) parts.push(sql`${devices.tags} @> array[${f.tag}]::text[]`);
+  if (f.criticalOlderThan !== undefined) {
+    // Older than N whole days: published at least N + 1 days before now (the dashboard's count, countMissingCritical).
+    const cutoff = new Date(now.getTime() - (f.criticalOlderThan + 1) * 86_400_000).toISOString();
+    parts.push(
+      sql`exists (select 1 from ${devicePatches} p where p.device_id = ${devices.id} and p.severity = 'critical' and p.published_at <= ${cutoff}::timestamptz)`,
+    );
+  }
   if (f.ids) parts.push(inArray(devices.id, f.ids));
   if (f.hasPackage !== undefined) {
     parts.push(
@@ -101,6 +110,7 @@ function isUnfiltered(f: DeviceFilter): boolean {
     f.needsReboot === undefined &&
     !f.compliance &&
     !f.tag &&
+    f.criticalOlderThan === undefined &&
     !f.search?.trim() &&
     !f.ids &&
     f.hasPackage === undefined

@@ -104,6 +104,7 @@ export function filterOf(query: ListDevicesQuery): DeviceFilter {
     needsReboot: query.needs_reboot,
     compliance: query.compliance,
     tag: query.tag,
+    criticalOlderThan: query.critical_older_than,
     search: query.search,
     ids: query.ids,
   };

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../../db/schema';
+import { deviceDetails, devicePatches, devicePresence, deviceSoftware, devices } from '../../db/devices.schema';
 import { onlineAt } from './presence.store';
 
 export type DeviceRow = typeof devices.$inferSelect;

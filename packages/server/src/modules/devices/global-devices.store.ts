@@ -1,7 +1,8 @@
 import { and, asc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import type { GlobalDeviceSortField } from '@patchwell/core/devices/global-devices.schema';
 import type { Db } from '../../db/client';
-import { devicePresence, devices, organizations, serverGroups } from '../../db/schema';
+import { organizations } from '../../db/schema';
+import { devicePresence, devices, serverGroups } from '../../db/devices.schema';
 import { toListRow, type DeviceListRow } from './device-list.store';
 import { likeEscape } from './devices.store';
 import { presenceFields } from './presence.store';

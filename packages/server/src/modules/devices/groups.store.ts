@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { devices, serverGroups } from '../../db/schema';
+import { devices, serverGroups } from '../../db/devices.schema';
 import { policies } from '../../db/policies.schema';
 import { refreshCompliance } from './compliance.store';
 

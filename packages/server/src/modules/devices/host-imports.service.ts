@@ -9,7 +9,7 @@ import type {
 import type { AppContext } from '../../context';
 import { logActivity } from '../activity/activity.service';
 import type { Db } from '../../db/client';
-import type { devices } from '../../db/schema';
+import type { devices } from '../../db/devices.schema';
 import { notFound, AppError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';

@@ -3,7 +3,7 @@ import type { HostImportStatus } from '@patchwell/core/devices/host-imports.sche
 import type { Db } from '../../db/client';
 import { deviceImports } from '../../db/host-imports.schema';
 import { queryRows } from '../../db/raw';
-import { devices, serverGroups } from '../../db/schema';
+import { devices, serverGroups } from '../../db/devices.schema';
 import { likeEscape } from './devices.store';
 
 export type HostImportRow = typeof deviceImports.$inferSelect;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { devicePresence } from '../../db/schema';
+import { devicePresence } from '../../db/devices.schema';
 
 /** Seconds after a missed check-in before a device counts as offline. */
 export const ONLINE_GRACE_S = 90;

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { OsFamily, PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { devicePatches, deviceSoftware, devices } from '../../db/schema';
+import { devicePatches, deviceSoftware, devices } from '../../db/devices.schema';
 import { likeEscape } from './devices.store';
 
 export type SoftwareAggregate = {

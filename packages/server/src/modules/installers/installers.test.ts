@@ -8,7 +8,7 @@ import { createFakePlatform } from '@patchwell/agent/test/fake-platform';
 import type { AgentCommand } from '@patchwell/core/agent/agent-protocol.schema';
 import { ConfigError, loadConfig } from '../../config';
 import { startTestApp, type JsonBody, type TestApp } from '../../test/app';
-import { deviceCommands } from '../../db/schema';
+import { deviceCommands } from '../../db/devices.schema';
 import { flushLastSeen, agentCall, checkinAs } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser, buildZone } from '../../test/factories';

@@ -381,17 +381,19 @@ export async function acceptInvitation(
       { new_user: isNew },
       tx,
     );
+    // The invitation reached the address, which proves it (a sign-up not yet verified included).
     if (newUser) {
       // A pending user already holds the roles they were invited with.
       return updateUser(tx, found.user.id, {
         ...newUser,
+        emailVerified: true,
         status: 'active',
         passwordChangedAt: now,
         lastSigninAt: found.user.locked ? undefined : now,
       });
     }
     await addZoneRole(tx, found.user.id, claimed.organizationId, claimed.roleId);
-    return updateUser(tx, found.user.id, { lastSigninAt: found.user.locked ? undefined : now });
+    return updateUser(tx, found.user.id, { emailVerified: true, lastSigninAt: found.user.locked ? undefined : now });
   });
   ctx.logger.info({ invitationId: found.invitation.id, userId: user.id, zoneId: found.zone.id }, 'invitation accepted');
   const session = user.locked

@@ -7,14 +7,31 @@ import { insertMessage, listMessages, recordDelivery, type OutboxRow } from './o
 /** A message to send: who gets it, and which account it belongs to (whose administrators may read the outbox). */
 export type OutgoingMail = {
   accountId: number | null;
-  to: string;
+  /** One address, or several (one message to all of them). */
+  to: string | string[];
   subject: string;
   text: string;
   html?: string;
+  /** Files attached; the outbox records their names and sizes, the caller keeps the contents. */
+  attachments?: MailAttachment[];
+  /**
+   * What in the message opens something for its recipient alone (a reset or unlock link's
+   * token, a sign-in code): sent, but withheld from the outbox, which the account's global
+   * administrators read (an invitation's link is not: handing it over is what the outbox is for).
+   */
+  secrets?: string[];
 };
 
-/** What became of a message: sent through SMTP, waiting in the outbox (no relay), or failed. */
-export type MailOutcome = { outboxId: number; state: 'sent' | 'queued' | 'failed' };
+/** What the outbox shows in place of a secret. */
+export const WITHHELD = '[withheld from the outbox]';
+
+const withhold = (body: string, secrets: string[]) =>
+  secrets.reduce((text, secret) => (secret ? text.split(secret).join(WITHHELD) : text), body);
+
+export type MailAttachment = { filename: string; contentType: string; content: string };
+
+/** What became of a message: sent through SMTP, waiting in the outbox (no relay), or failed (with the relay's error). */
+export type MailOutcome = { outboxId: number; state: 'sent' | 'queued' | 'failed'; error?: string };
 
 /** Shortest useful form of a relay's error: the first line, without any credentials it might echo. */
 function describeError(err: unknown): string {
@@ -30,12 +47,22 @@ function describeError(err: unknown): string {
  * body, which may hold an invitation's link.
  */
 export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<MailOutcome> {
+  const to = Array.isArray(mail.to) ? mail.to.join(', ') : mail.to;
+  const attachments = mail.attachments ?? [];
+  const secrets = mail.secrets ?? [];
   const row = await insertMessage(ctx.db, {
     accountId: mail.accountId,
-    to: mail.to,
+    to,
     subject: mail.subject,
-    text: mail.text,
-    html: mail.html ?? null,
+    text: withhold(mail.text, secrets),
+    html: mail.html === undefined ? null : withhold(mail.html, secrets),
+    attachments: attachments.length
+      ? attachments.map((a) => ({
+          filename: a.filename,
+          content_type: a.contentType,
+          size: Buffer.byteLength(a.content),
+        }))
+      : null,
     createdAt: ctx.clock.now(),
   });
   const meta = { outboxId: row.id, accountId: mail.accountId };
@@ -44,7 +71,13 @@ export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<Mai
     return { outboxId: row.id, state: 'queued' };
   }
   try {
-    await ctx.mailer.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    await ctx.mailer.sendMail({
+      to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+    });
     await recordDelivery(ctx.db, row.id, { sentAt: ctx.clock.now() });
     ctx.logger.info(meta, 'mail: sent');
     return { outboxId: row.id, state: 'sent' };
@@ -52,7 +85,7 @@ export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<Mai
     const error = describeError(err);
     await recordDelivery(ctx.db, row.id, { error });
     ctx.logger.warn({ ...meta, error }, 'mail: sending failed; the message stays in the outbox');
-    return { outboxId: row.id, state: 'failed' };
+    return { outboxId: row.id, state: 'failed', error };
   }
 }
 

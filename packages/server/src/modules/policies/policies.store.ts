@@ -7,7 +7,8 @@ import {
   type PolicyStatus,
   type PolicyType,
 } from '../../db/policies.schema';
-import { devices, organizations, serverGroups } from '../../db/schema';
+import { organizations } from '../../db/schema';
+import { devices, serverGroups } from '../../db/devices.schema';
 import type { Tx } from '../../engine/engine.store';
 import { standingCount } from '../devices/compliance.store';
 import { likeEscape } from '../devices/devices.store';

@@ -10,7 +10,7 @@ import {
   policyScheduleSlots,
   type ApprovalStatus,
 } from '../../db/policies.schema';
-import { devices } from '../../db/schema';
+import { devices } from '../../db/devices.schema';
 import { deviceFiltersHoldSql, standingPatchesSql, summaryOf } from '../devices/compliance.store';
 
 export type RunRow = typeof policyRuns.$inferSelect;

@@ -114,7 +114,7 @@ export async function getPrepatch(ctx: AppContext, authz: Authz, query: Prepatch
  * (`report_caches`): counting a large zone's pending patches takes longer than a page
  * should, and the answer says when the figures are from. The table is always read live.
  */
-async function prepatchSummary(ctx: AppContext, zoneId: number, now: Date) {
+export async function prepatchSummary(ctx: AppContext, zoneId: number, now: Date) {
   const cached = await findReportCache<PrepatchSummary>(ctx.db, zoneId, PREPATCH_SUMMARY);
   const age = cached ? now.getTime() - cached.computedAt.getTime() : Infinity;
   if (cached && age >= 0 && age < PREPATCH_SUMMARY_TTL_MS) return cached;
@@ -147,16 +147,29 @@ export async function exportPrepatch(
   query: PrepatchCsvQuery,
 ): Promise<AsyncGenerator<PrepatchDevice[], void, void>> {
   const zone = await requireZone(ctx, authz, query.o, 'Report', 'read');
-  const now = ctx.clock.now();
+  return prepatchPages(ctx, zone.id, query, ctx.clock.now());
+}
+
+/**
+ * Every row of a zone's prepatch table with the table's filters and sort, ages counted at
+ * `now`, in pages: the CSV export's rows, and a scheduled report's (which checked its own
+ * rights when it was saved).
+ */
+export async function prepatchPages(
+  ctx: Pick<AppContext, 'db'>,
+  zoneId: number,
+  query: Pick<PrepatchCsvQuery, 'severity' | 'age' | 'search' | 'sort'>,
+  now: Date,
+): Promise<AsyncGenerator<PrepatchDevice[], void, void>> {
   const ids = await findPrepatchIds(
     ctx.db,
-    zone.id,
+    zoneId,
     { severity: query.severity, age: query.age, search: query.search },
     { sort: sortOf(query.sort, PREPATCH_SORT), now },
   );
   async function* pages(): AsyncGenerator<PrepatchDevice[], void, void> {
     for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const rows = await findPrepatchByIds(ctx.db, zone.id, ids.slice(i, i + EXPORT_PAGE));
+      const rows = await findPrepatchByIds(ctx.db, zoneId, ids.slice(i, i + EXPORT_PAGE));
       if (rows.length) yield rows.map((r) => toPrepatchDevice(r, now));
     }
   }
@@ -234,17 +247,31 @@ export async function exportNeedsAttention(
   query: NeedsAttentionCsvQuery,
 ): Promise<AsyncGenerator<NeedsAttentionDevice[], void, void>> {
   const zone = await requireZone(ctx, authz, query.o, 'Report', 'read');
+  return needsAttentionPages(ctx, zone.id, query);
+}
+
+/** Every row of a zone's needs-attention table with its filters and sort, in pages (the CSV's and a scheduled report's). */
+export async function needsAttentionPages(
+  ctx: Pick<AppContext, 'db'>,
+  zoneId: number,
+  query: Pick<NeedsAttentionCsvQuery, 'compliance' | 'search' | 'sort'>,
+): Promise<AsyncGenerator<NeedsAttentionDevice[], void, void>> {
   const ids = await findNonCompliantIds(
     ctx.db,
-    zone.id,
+    zoneId,
     { compliance: query.compliance, search: query.search },
     sortOf(query.sort, NEEDS_ATTENTION_SORT),
   );
   async function* pages(): AsyncGenerator<NeedsAttentionDevice[], void, void> {
     for (let i = 0; i < ids.length; i += EXPORT_PAGE) {
-      const rows = await findNonCompliantByIds(ctx.db, zone.id, ids.slice(i, i + EXPORT_PAGE));
+      const rows = await findNonCompliantByIds(ctx.db, zoneId, ids.slice(i, i + EXPORT_PAGE));
       if (rows.length) yield rows.map(toNeedsAttentionDevice);
     }
   }
   return pages();
+}
+
+/** A zone's devices by compliance state now (the scheduled reports' summary). */
+export async function complianceCounts(ctx: Pick<AppContext, 'db'>, zoneId: number) {
+  return countCompliance(ctx.db, zoneId);
 }

@@ -4,7 +4,7 @@ import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import { PATCH_AGE_BOUNDS, PATCH_AGE_BUCKETS, type PatchAge } from '@patchwell/core/reports/patch-age';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
-import { devicePatches, devicePresence, devices, serverGroups } from '../../db/schema';
+import { devicePatches, devicePresence, devices, serverGroups } from '../../db/devices.schema';
 import { likeEscape } from '../devices/devices.store';
 
 /**

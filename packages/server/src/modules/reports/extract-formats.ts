@@ -1,5 +1,5 @@
 import type { DataExtractKind } from '@patchwell/core/reports/extracts.schema';
-import type { ActivityRow, InventoryRow, SoftwareRow } from './extract-sources.store';
+import type { InventoryRow, SoftwareRow } from './extract-sources.store';
 import type { PatchHistoryRow } from './overview.store';
 import { toPatchHistoryEntry } from './overview.service';
 
@@ -94,18 +94,4 @@ export function inventoryCells(r: InventoryRow): unknown[] {
 
 export function softwareCells(r: SoftwareRow): unknown[] {
   return [r.deviceId, r.deviceName, r.hostname, r.osFamily, r.name, r.version, r.source, r.arch];
-}
-
-export function activityCells(r: ActivityRow): unknown[] {
-  const details = r.details && typeof r.details === 'object' ? JSON.stringify(r.details) : '';
-  return [
-    isoOrEmpty(r.createdAt),
-    r.id,
-    r.userEmail,
-    r.via,
-    r.action,
-    r.objectType,
-    r.objectId,
-    details === '{}' ? '' : details,
-  ];
 }

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { activityLog } from '../../db/policies.schema';
-import { queryRows } from '../../db/raw';
-import { devicePresence, deviceSoftware, devices, serverGroups, users } from '../../db/schema';
+import { copyKeysetPage, literal, queryRows, type PageKey } from '../../db/raw';
+import { devicePresence, deviceSoftware, devices, serverGroups } from '../../db/devices.schema';
 
 /**
  * What data extracts read, page by page in a stable order (keyset paging, so a page costs
@@ -134,34 +134,79 @@ export async function countActivity(db: Db, zoneId: number, range: { from: Date;
   return Number(row?.n ?? 0);
 }
 
-export type ActivityRow = {
-  id: number;
-  createdAt: string | Date;
-  userEmail: string | null;
-  via: string;
-  action: string;
-  objectType: string;
-  objectId: string | null;
-  details: unknown;
-};
+/**
+ * The formula guard of core's `csvCell` (rules/csv-formula.ts) as SQL, for cells COPY writes:
+ * the same characters, JavaScript's `\s` spelled out since PostgreSQL's depends on the
+ * locale. extracts.test.ts checks it against `looksLikeFormula`.
+ */
+const FORMULA_START_SQL = String.raw`'^([\t\r\n]|[ \t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[-=+@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b\u2212])'`;
+export const guardedCellSql = (expr: string) =>
+  `case when ${expr} ~ ${FORMULA_START_SQL} then '''' || ${expr} else ${expr} end`;
 
-/** Up to `limit` events of the range after the keyset `(created_at, id)`, oldest first. */
-export async function findActivityAfter(
+/** A text cell as csvCell writes it: nothing for null or empty text, formula-like text guarded. */
+export const textCellSql = (expr: string) => guardedCellSql(`nullif(${expr}, '')`);
+/** A time cell as the JavaScript extracts write it: ISO 8601 in UTC with milliseconds (nothing for null). */
+export const isoCellSql = (expr: string) => `to_char(${expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A list cell (csvCell joins lists with spaces; a null element is empty text). */
+const listCellSql = (expr: string) => textCellSql(`array_to_string(${expr}, ' ', '')`);
+
+export type CsvPage = { csv: string; rows: number; last: PageKey | null };
+
+/**
+ * One page of the range's events after `after`, oldest first, as the extract's CSV lines
+ * (COPY: no row becomes a JavaScript value), and the key to go on after it (null on the last
+ * page). Cells as `activityCells` and `csvCell` make them: ISO times, nothing for null or `{}`
+ * details, formula-like text guarded; via, action and object type are the server's own words.
+ */
+export function copyActivityPage(
   db: Db,
   zoneId: number,
   range: { from: Date; to: Date },
-  after: { at: Date; id: number } | null,
+  after: PageKey | null,
   limit: number,
-): Promise<ActivityRow[]> {
-  const keyset = after ? sql` and (a.created_at, a.id) > (${iso(after.at)}::timestamptz, ${after.id})` : sql``;
-  const rows = await queryRows<ActivityRow & { id: Num }>(
-    db,
-    sql`select a.id, a.created_at as "createdAt", u.email as "userEmail", a.via, a.action,
-               a.object_type as "objectType", a.object_id as "objectId", a.details
-          from ${activityLog} a left join ${users} u on u.id = a.user_id
-         where ${activityWhere(zoneId, range)}${keyset}
-         order by a.created_at, a.id
-         limit ${limit}`,
-  );
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+): Promise<CsvPage> {
+  return copyKeysetPage(db, {
+    columns: `${isoCellSql('a.created_at')}, a.id,
+              ${guardedCellSql(`nullif(coalesce(u.email, a.actor_name), '')`)}, a.via::text, a.action, a.object_type,
+              ${guardedCellSql(`nullif(a.object_id, '')`)}, ${guardedCellSql(`nullif(nullif(a.details::text, '{}'), '')`)}`,
+    from: 'activity_log a left join users u on u.id = a.user_id',
+    where:
+      `a.organization_id = ${literal.int(zoneId)} and a.created_at >= ${literal.timestamptz(range.from)}` +
+      ` and a.created_at < ${literal.timestamptz(range.to)}`,
+    key: [
+      { expr: 'a.created_at', type: 'timestamptz' },
+      { expr: 'a.id', type: 'int' },
+    ],
+    after,
+    limit,
+  });
+}
+
+/**
+ * One page of the device inventory after device `after`, by id, as the extract's CSV lines
+ * through COPY: the cells `inventoryCells` and `csvCell` make (extracts.test.ts compares them).
+ */
+export function copyInventoryPage(
+  db: Db,
+  zoneId: number,
+  to: Date,
+  after: PageKey | null,
+  limit: number,
+): Promise<CsvPage> {
+  return copyKeysetPage(db, {
+    columns: `d.id, ${textCellSql('d.uuid::text')}, ${textCellSql('coalesce(d.custom_name, d.hostname)')},
+              ${textCellSql('d.hostname')}, ${textCellSql('d.os_family')}, ${textCellSql('d.os_name')},
+              ${textCellSql('d.os_version')}, ${textCellSql('d.arch')}, ${textCellSql('d.agent_version')},
+              ${textCellSql('g.name')}, ${listCellSql('d.tags')}, ${listCellSql('d.ip_addrs')},
+              ${listCellSql('d.ip_addrs_private')}, ${isoCellSql('pr.last_seen_at')}, d.needs_reboot::text,
+              d.pending_patches, nullif(d.compliance, ''), ${textCellSql('d.compliance_reason')},
+              ${isoCellSql('d.created_at')}`,
+    from: `devices d join server_groups g on g.id = d.group_id left join device_presence pr on pr.device_id = d.id`,
+    where:
+      `d.organization_id = ${literal.int(zoneId)} and d.removed_at is null` +
+      ` and d.created_at < ${literal.timestamptz(to)}`,
+    key: [{ expr: 'd.id', type: 'int' }],
+    after,
+    limit,
+  });
 }

@@ -152,6 +152,10 @@ export async function appendChunk(
   progress: { rowCount: number; progress: number; now: Date },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // A page need not reach the disk on its own commit: `finishExtract` commits synchronously,
+    // which flushes the log up to it, pages included; a crash before that restarts the extract,
+    // whose next attempt deletes the pages written so far.
+    await tx.execute(sql`set local synchronous_commit = off`);
     const rows = await tx
       .update(dataExtracts)
       .set({ rowCount: progress.rowCount, progress: progress.progress, heartbeatAt: progress.now })

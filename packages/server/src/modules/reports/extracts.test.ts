@@ -5,7 +5,7 @@ import { DATA_EXTRACT_ERRORS } from '@patchwell/core/reports/extracts.schema';
 import { DATE_RANGE_ERRORS } from '@patchwell/core/reports/date-range';
 import { activityLog } from '../../db/policies.schema';
 import { dataExtractChunks, dataExtracts } from '../../db/reports.schema';
-import { deviceSoftware, devices } from '../../db/schema';
+import { deviceSoftware, devices } from '../../db/devices.schema';
 import { startTestApp, type JsonBody, type TestApp } from '../../test/app';
 import type { EnrolledDevice } from '../../test/agents';
 import { cookieFor } from '../../test/authz-helpers';
@@ -20,7 +20,10 @@ import {
 } from '../../test/policy-fixtures';
 import { sweepExpiredExtracts } from './extracts.service';
 import { appendChunk, claimExtract } from './extracts.store';
-import { EXTRACT_PAGE_ROWS, EXTRACT_STALE_MS, runExtractJobs } from './extracts.worker';
+import { looksLikeFormula } from '@patchwell/core/rules/csv-cell';
+import { queryRows } from '../../db/raw';
+import { guardedCellSql } from './extract-sources.store';
+import { EXTRACT_STALE_MS, runExtractJobs } from './extracts.worker';
 
 /**
  * Data extracts: requested over HTTP, built by the worker as a job (claimed once however
@@ -50,7 +53,9 @@ async function download(id: number, o = z.o, user = z.user) {
 }
 
 /** Builds every queued extract; returns the outcomes. */
-const work = () => runExtractJobs(t.ctx);
+/** Pages of 1,000 events, so the fixture's thousands page as a million would. */
+const ACTIVITY_PAGE = 1000;
+const work = () => runExtractJobs(t.ctx, { copyPageRows: ACTIVITY_PAGE });
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -198,7 +203,63 @@ describe('a data extract’s life', () => {
     expect(tags.at(-1)!.Details).toContain('t4499');
     expect(rows.map((r) => r.Time)).toEqual(rows.map((r) => r.Time).sort());
     const pages = await t.db.select().from(dataExtractChunks).where(eq(dataExtractChunks.extractId, created.body.id));
-    expect(pages).toHaveLength(Math.ceil(4500 / EXTRACT_PAGE_ROWS));
+    expect(pages).toHaveLength(Math.ceil(direct[0]!.n / ACTIVITY_PAGE));
+    expect(pages.length).toBeGreaterThan(4);
+  });
+
+  it('pages events apart by the microsecond, and writes awkward cells as the other extracts do', async () => {
+    // Events another tool wrote may carry microseconds: 2,500 within three milliseconds, three
+    // to a microsecond, straddle the page boundaries; none may be lost or written twice.
+    const stamp = (i: number) => `2026-05-09T10:00:00.00${Math.floor(i / 1000)}${String(i % 1000).padStart(3, '0')}Z`;
+    const events = Array.from({ length: 2500 }, (_, i) => ({
+      organizationId: z.o,
+      via: 'agent' as const,
+      action: 'agent.install',
+      objectType: 'device',
+      objectId: i === 2 ? '@SUM(A1)' : String(fleet[0]!.id),
+      actorName: i === 0 ? '=cmd|calc' : `micro-${i}`,
+      details: i === 1 ? { note: 'a, "quoted"\nline' } : {},
+      createdAt: sql`${stamp(Math.floor(i / 3))}::timestamptz` as unknown as Date,
+    }));
+    await t.db.insert(activityLog).values(events);
+    const created = await request({ kind: 'activity', preset: 'last7days' });
+    await work();
+    const { rows } = await download(created.body.id);
+    const mine = rows.filter((r) => r.User === "'=cmd|calc" || r.User!.startsWith('micro-'));
+    expect(mine).toHaveLength(2500);
+    expect(new Set(mine.map((r) => r['Event ID'])).size).toBe(2500);
+    expect(mine.find((r) => r['Object ID'] === "'@SUM(A1)")).toBeTruthy();
+    expect(JSON.parse(mine.find((r) => r.User === 'micro-1')!.Details!)).toEqual({ note: 'a, "quoted"\nline' });
+    expect(mine.find((r) => r.User === 'micro-3')!.Details).toBe('');
+    expect(mine[0]!.Time).toBe('2026-05-09T10:00:00.000Z');
+  });
+
+  it('guards formula-like cells in SQL exactly as csvCell does', async () => {
+    const samples = [
+      '=1',
+      ' =1',
+      '\u3000=x',
+      'a=1',
+      '-2',
+      '\t',
+      'ok',
+      '\uff1dx',
+      '\u2212',
+      '\u00a0@x',
+      '\ufeff+1',
+      'x\n=',
+      '',
+      '\u200b=1',
+      '\n',
+      ' \r+',
+    ];
+    for (const sample of samples) {
+      const [row] = await queryRows<{ v: string }>(
+        t.db,
+        sql`select ${sql.raw(guardedCellSql('s.v'))} as v from (select ${sample}::text as v) s`,
+      );
+      expect(row!.v, JSON.stringify(sample)).toBe(looksLikeFormula(sample) ? `'${sample}` : sample);
+    }
   });
 
   it('extracts the device inventory and the software, formula-like cells guarded', async () => {

@@ -7,12 +7,13 @@ import {
   countActivity,
   countInventory,
   countSoftware,
-  findActivityAfter,
-  findInventoryAfter,
+  copyActivityPage,
+  copyInventoryPage,
   findInventoryIdsAfter,
   findSoftwareOf,
+  type CsvPage,
 } from './extract-sources.store';
-import { activityCells, inventoryCells, patchHistoryCells, softwareCells } from './extract-formats';
+import { softwareCells } from './extract-formats';
 import {
   appendChunk,
   claimExtract,
@@ -24,7 +25,8 @@ import {
   type Claim,
   type ExtractRow,
 } from './extracts.store';
-import { countPatchHistory, findPatchHistoryAfter } from './overview.store';
+import { copyPatchHistoryPage, countPatchHistory } from './overview.store';
+import type { PageKey } from '../../db/raw';
 
 /**
  * The data extracts' worker: every node runs one (reports.jobs.ts). It claims the oldest
@@ -33,8 +35,13 @@ import { countPatchHistory, findPatchHistoryAfter } from './overview.store';
  * progress, in one transaction per page. Memory stays at one page whatever the size.
  */
 
-/** Source rows per stored page. */
-export const EXTRACT_PAGE_ROWS = 2000;
+/**
+ * Rows per page of the extracts COPY writes as CSV in the database (activity, device
+ * inventory, patch history): each statement costs about as much to start as 2,000 rows to
+ * write, so pages are large (a 1,000,000-event extract on PGlite: 71 s in pages of 2,000,
+ * 21 s in pages of 20,000).
+ */
+export const COPY_PAGE_ROWS = 20_000;
 /** Devices per page of the software extract (each has its whole software list). */
 const SOFTWARE_DEVICES_PER_PAGE = 25;
 /** A running extract whose worker has not written for this long is claimed again (its node died). */
@@ -46,10 +53,14 @@ export const EXTRACT_FAILED_MESSAGE = 'The extract could not be built. Request i
 const ABANDONED_MESSAGE = 'The server building this extract stopped. Request it again.';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'logger'>;
-type Page = unknown[][];
+/** A stored page: CSV lines (no header) and how many rows they hold. */
+type Page = { rows: number; csv: string };
 type Source = { estimate: () => Promise<number>; pages: () => AsyncGenerator<Page, void, void> };
 
-function sourceOf(ctx: Ctx, extract: ExtractRow): Source {
+/** Rows as a page, every cell through the formula guard. */
+const pageOf = (rows: unknown[][]): Page => ({ rows: rows.length, csv: csvLines(rows) });
+
+function sourceOf(ctx: Ctx, extract: ExtractRow, copyPageRows: number): Source {
   const { db } = ctx;
   const zoneId = extract.organizationId;
   const range = { from: extract.rangeFrom, to: extract.rangeTo };
@@ -57,29 +68,12 @@ function sourceOf(ctx: Ctx, extract: ExtractRow): Source {
     case 'patch_history':
       return {
         estimate: () => countPatchHistory(db, zoneId, range),
-        async *pages() {
-          let after: { at: Date; id: number } | null = null;
-          for (;;) {
-            const rows = await findPatchHistoryAfter(db, zoneId, range, after, EXTRACT_PAGE_ROWS);
-            if (!rows.length) return;
-            yield rows.map(patchHistoryCells);
-            const last = rows[rows.length - 1]!;
-            after = { at: new Date(last.finishedAt), id: last.commandId };
-          }
-        },
+        pages: () => copyPages((after) => copyPatchHistoryPage(db, zoneId, range, after, copyPageRows)),
       };
     case 'device_inventory':
       return {
         estimate: () => countInventory(db, zoneId, range.to),
-        async *pages() {
-          let afterId = 0;
-          for (;;) {
-            const rows = await findInventoryAfter(db, zoneId, range.to, afterId, EXTRACT_PAGE_ROWS);
-            if (!rows.length) return;
-            yield rows.map(inventoryCells);
-            afterId = rows[rows.length - 1]!.id;
-          }
-        },
+        pages: () => copyPages((after) => copyInventoryPage(db, zoneId, range.to, after, copyPageRows)),
       };
     case 'software':
       return {
@@ -90,7 +84,7 @@ function sourceOf(ctx: Ctx, extract: ExtractRow): Source {
             const ids = await findInventoryIdsAfter(db, zoneId, range.to, afterId, SOFTWARE_DEVICES_PER_PAGE);
             if (!ids.length) return;
             const rows = await findSoftwareOf(db, ids);
-            if (rows.length) yield rows.map(softwareCells);
+            if (rows.length) yield pageOf(rows.map(softwareCells));
             afterId = ids[ids.length - 1]!;
           }
         },
@@ -98,51 +92,75 @@ function sourceOf(ctx: Ctx, extract: ExtractRow): Source {
     case 'activity':
       return {
         estimate: () => countActivity(db, zoneId, range),
-        async *pages() {
-          let after: { at: Date; id: number } | null = null;
-          for (;;) {
-            const rows = await findActivityAfter(db, zoneId, range, after, EXTRACT_PAGE_ROWS);
-            if (!rows.length) return;
-            yield rows.map(activityCells);
-            const last = rows[rows.length - 1]!;
-            after = { at: new Date(last.createdAt), id: last.id };
-          }
-        },
+        pages: () => copyPages((after) => copyActivityPage(db, zoneId, range, after, copyPageRows)),
       };
   }
 }
 
-/** One page as CSV lines (no header), every cell through the formula guard. */
-export function csvLines(page: Page): string {
+/** The pages of a keyset walk through COPY, each from the last one's key. */
+async function* copyPages(page: (after: PageKey | null) => Promise<CsvPage>): AsyncGenerator<Page, void, void> {
+  let after: PageKey | null = null;
+  for (;;) {
+    const { csv, rows, last } = await page(after);
+    if (rows) yield { rows, csv };
+    if (!last) return;
+    after = last;
+  }
+}
+
+/**
+ * Reads the next page while the current one is turned into CSV and stored, so on PostgreSQL
+ * the read and the write overlap. A consumer that stops early leaves no read in flight.
+ */
+async function* readAhead<T>(pages: AsyncGenerator<T, void, void>): AsyncGenerator<T, void, void> {
+  let next = pages.next();
+  try {
+    for (;;) {
+      const current = await next;
+      if (current.done) return;
+      next = pages.next();
+      yield current.value;
+    }
+  } finally {
+    await next.catch(() => undefined);
+    await pages.return();
+  }
+}
+
+/** Rows as CSV lines (no header), every cell through the formula guard. */
+export function csvLines(page: unknown[][]): string {
   return stringify(page.map((row) => row.map(csvCell)));
 }
 
 type Outcome = 'ready' | 'error' | 'lost' | 'stopped';
+/** `copyPageRows`: tests page a few thousand rows as a million would be. */
+type RunOptions = { max?: number; signal?: AbortSignal; copyPageRows?: number };
 
 /** Builds one claimed extract. */
-async function build(ctx: Ctx, extract: ExtractRow, signal?: AbortSignal): Promise<Outcome> {
+async function build(ctx: Ctx, extract: ExtractRow, options: RunOptions): Promise<Outcome> {
+  const { signal } = options;
   const claim: Claim = { id: extract.id, attempt: extract.attempts };
   const expiresAt = () => new Date(ctx.clock.now().getTime() + DATA_EXTRACT_TTL_DAYS * ONE_DAY_MS);
   try {
     // A restarted extract starts over: the earlier attempt's pages go.
     await deleteChunks(ctx.db, extract.id);
-    const source = sourceOf(ctx, extract);
+    const source = sourceOf(ctx, extract, options.copyPageRows ?? COPY_PAGE_ROWS);
     const estimate = await source.estimate();
     if (!(await setEstimate(ctx.db, claim, estimate, ctx.clock.now()))) return 'lost';
     let seq = 0;
     let rowCount = 0;
-    for await (const page of source.pages()) {
+    for await (const page of readAhead(source.pages())) {
       if (signal?.aborted) {
         await requeueExtract(ctx.db, claim);
         return 'stopped';
       }
       seq += 1;
-      rowCount += page.length;
+      rowCount += page.rows;
       const progress = Math.min(99, Math.floor((rowCount * 100) / Math.max(estimate, rowCount, 1)));
       const written = await appendChunk(
         ctx.db,
         claim,
-        { seq, rows: page.length, body: csvLines(page) },
+        { seq, rows: page.rows, body: page.csv },
         { rowCount, progress, now: ctx.clock.now() },
       );
       if (!written) return 'lost';
@@ -176,16 +194,13 @@ async function build(ctx: Ctx, extract: ExtractRow, signal?: AbortSignal): Promi
  * `signal` aborts: the extract in progress goes back to the queue). Returns what happened
  * to each extract this worker claimed.
  */
-export async function runExtractJobs(
-  ctx: Ctx,
-  options: { max?: number; signal?: AbortSignal } = {},
-): Promise<{ id: number; outcome: Outcome }[]> {
+export async function runExtractJobs(ctx: Ctx, options: RunOptions = {}): Promise<{ id: number; outcome: Outcome }[]> {
   const done: { id: number; outcome: Outcome }[] = [];
   while (done.length < (options.max ?? Infinity) && !options.signal?.aborted) {
     const now = ctx.clock.now();
     const extract = await claimExtract(ctx.db, now, new Date(now.getTime() - EXTRACT_STALE_MS), EXTRACT_MAX_ATTEMPTS);
     if (!extract) break;
-    done.push({ id: extract.id, outcome: await build(ctx, extract, options.signal) });
+    done.push({ id: extract.id, outcome: await build(ctx, extract, options) });
   }
   return done;
 }

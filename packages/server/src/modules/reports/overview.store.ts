@@ -3,9 +3,11 @@ import { PATCH_COMMAND_TYPES, type PatchOutcome } from '@patchwell/core/reports/
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { policies, policyDeviceResults } from '../../db/policies.schema';
-import { queryRows } from '../../db/raw';
+import { copyKeysetPage, literal, queryRows, type PageKey } from '../../db/raw';
+import { isoCellSql, textCellSql, type CsvPage } from './extract-sources.store';
 import { complianceSnapshots } from '../../db/reports.schema';
-import { deviceCommands, devicePresence, devices, organizations } from '../../db/schema';
+import { organizations } from '../../db/schema';
+import { deviceCommands, devicePresence, devices } from '../../db/devices.schema';
 
 /**
  * The overview's SQL: the zone's devices by state now, the compliance snapshots of past
@@ -24,7 +26,8 @@ const PATCH_TYPES = sql.join(
  * data; the policy engine also records it on the policy result the command carried out.
  * Queries using it join the result as `r`.
  */
-const SIMULATED = sql`(coalesce(c.data->>'simulated', 'false') = 'true' or coalesce(r.simulated, false))`;
+const SIMULATED_TEXT = `(coalesce(c.data->>'simulated', 'false') = 'true' or coalesce(r.simulated, false))`;
+const SIMULATED = sql.raw(SIMULATED_TEXT);
 /** The commands with the policy result each carries out (for {@link SIMULATED}). */
 const COMMANDS = sql`${deviceCommands} c left join ${policyDeviceResults} r on r.id = c.policy_result_id`;
 /** SQL: what one successful install command counts for: the updates it names, else one. */
@@ -193,22 +196,41 @@ export async function findPatchHistory(
   return { rows, size: Number(count?.n ?? 0) };
 }
 
-/** Install commands that finished in the range, oldest first, after the keyset `(finished_at, id)`. */
-export async function findPatchHistoryAfter(
+/**
+ * One page of the install commands that finished in the range after the key `after`
+ * (`finished_at`, `id`), oldest first, as the patch-history extract's CSV lines through COPY:
+ * the cells `patchHistoryCells` and `csvCell` make (extracts.test.ts compares them). The
+ * patches are the string elements of `names`, else the package.
+ */
+export function copyPatchHistoryPage(
   db: Db,
   zoneId: number,
   range: { from: Date; to: Date },
-  after: { at: Date; id: number } | null,
+  after: PageKey | null,
   limit: number,
-): Promise<PatchHistoryRow[]> {
-  const keyset = after ? sql` and (c.finished_at, c.id) > (${iso(after.at)}::timestamptz, ${after.id})` : sql``;
-  return queryRows<PatchHistoryRow>(
-    db,
-    sql`select ${HISTORY_COLUMNS} from ${COMMANDS} ${HISTORY_JOINS}
-         where ${historyWhere(zoneId, range)}${keyset}
-         order by c.finished_at, c.id
-         limit ${limit}`,
-  );
+): Promise<CsvPage> {
+  const patches = `coalesce((select string_agg(n.v #>> '{}', ' ' order by n.i)
+                               from jsonb_array_elements(case when jsonb_typeof(c.args->'names') = 'array'
+                                                              then c.args->'names' end) with ordinality n(v, i)
+                              where jsonb_typeof(n.v) = 'string'),
+                            c.args->>'package')`;
+  return copyKeysetPage(db, {
+    columns: `${isoCellSql('c.finished_at')}, c.device_id, ${textCellSql('coalesce(d.custom_name, d.hostname)')},
+              ${textCellSql('d.os_family')}, nullif(c.type, ''), ${textCellSql(patches)}, nullif(c.status, ''),
+              ${SIMULATED_TEXT}::text, c.exit_code, p.id, ${textCellSql('p.name')}, c.id`,
+    from: `device_commands c left join policy_device_results r on r.id = c.policy_result_id
+           join devices d on d.id = c.device_id left join policies p on p.id = r.policy_id`,
+    where:
+      `c.organization_id = ${literal.int(zoneId)} and c.finished_at is not null` +
+      ` and c.finished_at >= ${literal.timestamptz(range.from)} and c.finished_at < ${literal.timestamptz(range.to)}` +
+      ` and c.type in (${PATCH_COMMAND_TYPES.map(literal.word).join(', ')})`,
+    key: [
+      { expr: 'c.finished_at', type: 'timestamptz' },
+      { expr: 'c.id', type: 'int' },
+    ],
+    after,
+    limit,
+  });
 }
 
 /** Install commands that finished in the range. */

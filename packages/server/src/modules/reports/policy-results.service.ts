@@ -4,7 +4,6 @@ import {
   type PolicyResultsList,
   type PolicyResultsQuery,
   type PolicyResultsRow,
-  type PolicyRunEvent,
 } from '@patchwell/core/reports/policy-results.schema';
 import { ONE_DAY_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
@@ -14,13 +13,9 @@ import { requireZone } from '../zones/zone-access.service';
 import {
   findPolicyResult,
   findPolicyResults,
-  findRecentRuns,
   type PolicyResultsRow as Row,
   type PolicyResultsSort,
 } from './policy-results.store';
-
-/** Run starts and finishes the detail lists at most. */
-const EVENTS_MAX = 200;
 
 function toRow(r: Row): PolicyResultsRow {
   return {
@@ -64,8 +59,9 @@ export async function listPolicyResults(
 
 /**
  * `GET /api/reports/policy-results/{policyUuid}` (Report.read): one policy's figures for the
- * last 30 days and its run starts and finishes. A policy of another zone, a deleted one and
- * an unknown UUID answer 404; a policy that did not run has zeros and no events.
+ * last 30 days (its activity is the activity log's, `GET /api/events?object_type=policy`). A
+ * policy of another zone, a deleted one and an unknown UUID answer 404; a policy that did not
+ * run has zeros.
  */
 export async function getPolicyResult(
   ctx: AppContext,
@@ -77,29 +73,5 @@ export async function getPolicyResult(
   const since = sinceOf(ctx.clock.now());
   const row = await findPolicyResult(ctx.db, zone.id, policyUuid, since);
   if (!row) throw notFound();
-  const runs = await findRecentRuns(ctx.db, row.policyId, since, EVENTS_MAX);
-  const events: PolicyRunEvent[] = runs.flatMap((r) => {
-    const started: PolicyRunEvent = {
-      at: r.createdAt.toISOString(),
-      run_id: r.runId,
-      kind: 'started',
-      trigger: r.trigger,
-      by: r.createdBy,
-      status: r.finishedAt ? 'running' : r.status,
-    };
-    if (!r.finishedAt) return [started];
-    return [
-      {
-        at: r.finishedAt.toISOString(),
-        run_id: r.runId,
-        kind: 'finished',
-        trigger: r.trigger,
-        by: null,
-        status: r.status,
-      },
-      started,
-    ];
-  });
-  events.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.run_id - a.run_id));
-  return { since: since.toISOString(), policy: toRow(row), events: events.slice(0, EVENTS_MAX) };
+  return { since: since.toISOString(), policy: toRow(row) };
 }

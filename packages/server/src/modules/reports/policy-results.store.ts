@@ -8,7 +8,6 @@ import {
   type PolicyType,
 } from '../../db/policies.schema';
 import { queryRows } from '../../db/raw';
-import { users } from '../../db/schema';
 import { likeEscape } from '../devices/devices.store';
 
 /**
@@ -126,33 +125,4 @@ export async function findPolicyResult(
 ): Promise<PolicyResultsRow | undefined> {
   const [row] = await queryRows<RawRow>(db, summarySql(zoneId, since, sql`p.uuid = ${policyUuid}::uuid`));
   return row && toRow(row);
-}
-
-export type RunEventRow = {
-  runId: number;
-  trigger: string;
-  status: string;
-  createdAt: Date;
-  finishedAt: Date | null;
-  createdBy: string | null;
-};
-
-/** The policy's runs started since `since`, newest first, with who started them. */
-export async function findRecentRuns(db: Db, policyId: number, since: Date, limit: number): Promise<RunEventRow[]> {
-  const rows = await queryRows<
-    Omit<RunEventRow, 'createdAt' | 'finishedAt'> & Record<'createdAt' | 'finishedAt', string | Date | null>
-  >(
-    db,
-    sql`select r.id as "runId", r.trigger, r.status, r.created_at as "createdAt", r.finished_at as "finishedAt",
-               u.email as "createdBy"
-          from ${policyRuns} r left join ${users} u on u.id = r.created_by
-         where r.policy_id = ${policyId} and r.created_at >= ${iso(since)}::timestamptz
-         order by r.created_at desc, r.id desc
-         limit ${limit}`,
-  );
-  return rows.map((r) => ({
-    ...r,
-    createdAt: new Date(r.createdAt!),
-    finishedAt: r.finishedAt === null ? null : new Date(r.finishedAt),
-  }));
 }

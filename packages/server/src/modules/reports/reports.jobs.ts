@@ -4,6 +4,7 @@ import { startPeriodic, type PeriodicTask } from '../../periodic';
 import { sweepExpiredExtracts } from './extracts.service';
 import { failAbandoned, runExtractJobs } from './extracts.worker';
 import { snapshotCompliance } from './overview.service';
+import { DASHBOARD_REFRESH_INTERVAL_MS, refreshDashboards } from './dashboard.service';
 
 /** How often each node looks for queued data extracts. */
 export const EXTRACT_POLL_MS = 2_000;
@@ -12,9 +13,11 @@ export const SNAPSHOT_INTERVAL_MS = ONE_HOUR_MS;
 
 /**
  * The reports' background work on this node (main.ts starts it): today's compliance
- * snapshot at once and then hourly, expired and abandoned extracts swept hourly, and the
- * data extract worker every {@link EXTRACT_POLL_MS}. All of it is safe on several nodes:
- * snapshots are upserts, extracts are claimed with `FOR UPDATE SKIP LOCKED`. Stopping gives
+ * snapshot at once and then hourly, expired and abandoned extracts swept hourly, the
+ * dashboards of the zones being looked at computed ahead every {@link DASHBOARD_REFRESH_INTERVAL_MS},
+ * and the data extract worker every {@link EXTRACT_POLL_MS}. All of it is safe on several
+ * nodes: snapshots are upserts, dashboards and extracts are claimed with `FOR UPDATE SKIP
+ * LOCKED` (as the policy engine claims its due slots), so one node computes each. Stopping gives
  * an extract in progress back to the queue instead of waiting for it to finish.
  */
 export function startReportJobs(ctx: AppContext): PeriodicTask {
@@ -26,6 +29,15 @@ export function startReportJobs(ctx: AppContext): PeriodicTask {
   };
   void hourly().catch((err: unknown) => ctx.logger.warn({ err }, 'compliance snapshot failed'));
   const snapshots = startPeriodic(ctx.logger, SNAPSHOT_INTERVAL_MS, hourly, 'compliance snapshot failed');
+  const dashboards = startPeriodic(
+    ctx.logger,
+    DASHBOARD_REFRESH_INTERVAL_MS,
+    async () => {
+      const zones = await refreshDashboards(ctx);
+      if (zones.length) ctx.logger.debug({ zones }, 'reports: dashboards computed ahead');
+    },
+    'computing dashboards ahead failed',
+  );
   const stopping = new AbortController();
   const extracts = startPeriodic(
     ctx.logger,
@@ -39,7 +51,7 @@ export function startReportJobs(ctx: AppContext): PeriodicTask {
   return {
     async stop() {
       stopping.abort();
-      await Promise.all([snapshots.stop(), extracts.stop()]);
+      await Promise.all([snapshots.stop(), dashboards.stop(), extracts.stop()]);
     },
   };
 }

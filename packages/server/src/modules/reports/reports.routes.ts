@@ -20,6 +20,7 @@ import {
   ZPolicyResultsParams,
   ZPolicyResultsQuery,
 } from '@patchwell/core/reports/policy-results.schema';
+import { ZDashboardQuery, ZFleetDashboard } from '@patchwell/core/reports/dashboard.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
 import type { AppContext } from '../../context';
@@ -33,6 +34,7 @@ import {
   NEEDS_ATTENTION_CSV_COLUMNS,
   PREPATCH_CSV_COLUMNS,
 } from './device-reports.service';
+import { getFleetDashboard } from './dashboard.service';
 import { getOverview, listPatchHistory } from './overview.service';
 import { getPolicyResult, listPolicyResults } from './policy-results.service';
 
@@ -157,6 +159,27 @@ export async function reportsRoutes(root: FastifyInstance, ctx: AppContext): Pro
         PREPATCH_CSV_COLUMNS,
         await exportPrepatch(ctx, requireAuthz(request), request.query),
       ),
+  );
+
+  app.get(
+    '/api/reports/dashboard',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'The fleet at a glance',
+        description:
+          'Endpoint.read (as GET /api/dashboard). Compliance now and its 30-day trend, devices missing critical patches for more than 14 days ' +
+          '(the devices list with `critical_older_than=14`), pending patches by severity and age, the most vulnerable ' +
+          'software, the latest failed installs and the last 7 days of installs. Computed ahead for the zones being looked at ' +
+          'before their five minutes run out; older figures (up to a day) are served while the next ones are computed ' +
+          '(`computed_at` says when they are from).',
+        security,
+        querystring: ZDashboardQuery,
+        response: { 200: ZFleetDashboard, ...errors },
+      },
+    },
+    async (request) => getFleetDashboard(ctx, requireAuthz(request), request.query),
   );
 
   app.get(

@@ -50,5 +50,7 @@ export function clientConfig(ctx: AppContext): ClientConfig {
       max_lifetime_minutes: SESSION_LIFETIME_DEFAULT_MINUTES,
     },
     signup_enabled: config.signupEnabled,
+    // Before sign-in there is no account to read flags of: the server's default decides.
+    password_reset_enabled: resolveFeatures(config.flagDefaults).auth_milestone_1,
   };
 }

@@ -66,6 +66,7 @@ describe('GET /api/shared/js/config', () => {
     expect(config.docs_url).toBe('https://help.example.test');
     expect(config.session).toEqual({ idle_timeout_minutes: 30, max_lifetime_minutes: 720 });
     expect(config.signup_enabled).toBe(true);
+    expect(config.password_reset_enabled).toBe(false);
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 });

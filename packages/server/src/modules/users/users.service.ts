@@ -52,6 +52,7 @@ export function toUserFields(u: UserRow, now: Date) {
     email: u.email,
     status: u.status,
     locked: isLockedAt(u, now),
+    tfa_enabled: u.tfaEnabled,
     account_rbac_role: u.accountRbacRole,
     created_at: u.createdAt.toISOString(),
     last_signin_at: u.lastSigninAt?.toISOString() ?? null,

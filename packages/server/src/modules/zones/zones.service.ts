@@ -37,7 +37,7 @@ function isTrialExpired(zone: ZoneRow, now: Date): boolean {
   return zone.trialEndTime !== null && zone.trialEndTime.getTime() <= now.getTime();
 }
 
-function tierSubject(zone: ZoneRow, now: Date): TierSubject {
+export function tierSubject(zone: ZoneRow, now: Date): TierSubject {
   return {
     plan: zone.plan,
     trial_end_time: zone.trialEndTime?.toISOString() ?? null,
@@ -249,6 +249,7 @@ export async function listAccountZoneUsers(
     email: u.email,
     status: u.status,
     locked: u.locked,
+    tfa_enabled: u.tfaEnabled,
     account_rbac_role: u.accountRbacRole,
     role: { id: u.roleId, name: roleById(u.roleId)?.name ?? 'Unknown role' },
     created_at: u.createdAt.toISOString(),

@@ -217,6 +217,7 @@ export async function listZoneMembers(db: Db, zoneId: number) {
       email: users.email,
       status: users.status,
       locked: users.locked,
+      tfaEnabled: users.tfaEnabled,
       accountRbacRole: users.accountRbacRole,
       createdAt: users.createdAt,
       lastSigninAt: users.lastSigninAt,

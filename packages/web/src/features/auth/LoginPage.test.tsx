@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
@@ -7,7 +7,7 @@ import { buildProfile, buildZone } from '../../test/factories';
 import { renderRoutes } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { afterLoginPath, normalizeRedirect } from './after-login';
-import { LoginPage } from './LoginPage';
+import { LoginPage, samlAddress } from './LoginPage';
 
 const profile = buildProfile({ orgs: [buildZone({ id: 1, name: 'Acme' }), buildZone({ id: 2, name: 'Beta' })] });
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -18,14 +18,53 @@ beforeAll(async () => {
       const auth = req.headers.authorization ?? '';
       const [email, password] = Buffer.from(auth.replace('Basic ', ''), 'base64').toString().split(':');
       if (email === 'ada@example.com' && password === 'correct horse') return { body: profile };
+      // After the code step, the session cookie (here: no Basic header) reads the profile.
+      if (!auth && mfaVerified) return { body: profile };
+      if (email === 'mfa@example.com') return { status: 401, body: { code: 'auth.mfa_required', message: 'Code.' } };
       if (email === 'locked@example.com')
         return { status: 403, body: { code: 'auth.locked', message: 'Your account is locked.' } };
       if (email === 'broken@example.com') return { status: 500, body: { message: 'stack trace' } };
+      if (email === 'new@example.com') return { status: 403, body: { code: 'auth.email_unverified', message: VERIFY } };
       return { status: 401, body: { code: 'auth.invalid_credentials', message: 'Invalid email or password.' } };
     },
+    'GET /api/user/issaml': (req) => {
+      const email = req.query.get('email') ?? '';
+      return {
+        body: email.endsWith('@sso.example')
+          ? { saml: true, redirect: '/api/saml/u/login' }
+          : { saml: false, redirect: null },
+      };
+    },
+    'POST /api/users/verification-email': () => ({ body: { message: 'A new link is on its way.' } }),
+    'GET /api/user/gettfa': () => ({ body: { tfa_type: 'google', enrol_required: false, email_sent: false } }),
+    'POST /api/verifyTfa': (req) => {
+      if ((JSON.parse(req.body) as { tfa_code: string }).tfa_code !== '123456') {
+        return {
+          status: 401,
+          body: { code: 'mfa.invalid_code', message: 'This code is not valid. Check it and try again.' },
+        };
+      }
+      mfaVerified = true;
+      return { body: { signed_in: true } };
+    },
+    'GET /api/shared/js/config': () => ({ body: { ...config, password_reset_enabled: passwordResetOn } }),
   });
   api.configure({ baseUrl: server.url });
 });
+
+const VERIFY = 'Your user account requires email verification. Please check your email to verify your account.';
+let passwordResetOn = false;
+let mfaVerified = false;
+const config = {
+  environment: 'test',
+  version: '0',
+  countries: [],
+  help_links: [],
+  support_url: 'https://support.test',
+  docs_url: 'https://docs.test',
+  session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
+  signup_enabled: true,
+};
 
 afterAll(async () => {
   api.configure({ baseUrl: undefined });
@@ -65,6 +104,20 @@ describe('login page', () => {
     ).toBeInTheDocument();
   });
 
+  it('shows the generic failure after a refused single sign-on', () => {
+    renderLogin('/login?err=saml_failed');
+    expect(
+      screen.getByText('An error was encountered during login. Please contact support if this issue persists.'),
+    ).toBeInTheDocument();
+  });
+
+  it('carries a console redirect to the identity provider’s sign-in address', () => {
+    expect(samlAddress('/api/saml/u/login?o=2', '/devices?o=2')).toBe(
+      '/api/saml/u/login?o=2&redirect=%2Fdevices%3Fo%3D2',
+    );
+    expect(samlAddress('/api/saml/u/login', 'https://evil.example')).toBe('/api/saml/u/login');
+  });
+
   it('shows no notice without err', () => {
     renderLogin('/login');
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
@@ -78,7 +131,17 @@ describe('login page', () => {
     await userEvent.type(screen.getByLabelText(/Email/), 'not-an-email');
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
     expect(screen.getByText('Must be a valid email.')).toBeInTheDocument();
-    expect(server.requests).toHaveLength(0);
+    expect(server.requests.filter((r) => r.path !== '/api/shared/js/config')).toHaveLength(0);
+  });
+
+  it('asks whether the address signs in through its identity provider before the password', async () => {
+    renderLogin('/login?o=2');
+    await userEvent.type(screen.getByLabelText(/Email/), 'Ada@Example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(await screen.findByText('This field is required.')).toBeInTheDocument();
+    const asked = server.requests.filter((r) => r.path === '/api/user/issaml');
+    expect(asked.at(-1)?.query.get('email')).toBe('ada@example.com');
+    expect(asked.at(-1)?.query.get('o')).toBe('2');
   });
 
   it("shows the server's message for wrong credentials and for a locked account", async () => {
@@ -88,6 +151,28 @@ describe('login page', () => {
     await userEvent.clear(screen.getByLabelText(/Email/));
     await signIn('locked@example.com', 'x');
     expect(await screen.findByText('Your account is locked.')).toBeInTheDocument();
+  });
+
+  it('offers to resend the verification link to an unverified sign-up', async () => {
+    renderLogin('/login');
+    await signIn('new@example.com', 'the right password');
+    expect(await screen.findByText(VERIFY)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Resend verification email' }));
+    expect(await screen.findByText('A new link is on its way.')).toBeInTheDocument();
+    const sent = server.requests.filter((r) => r.path === '/api/users/verification-email');
+    expect(JSON.parse(sent.at(-1)!.body)).toEqual({ email: 'new@example.com' });
+  });
+
+  it('links to /forgot-password only when the server offers password reset', async () => {
+    const first = renderLogin('/login');
+    await screen.findByRole('button', { name: 'Log In' });
+    await waitFor(() => expect(server.requests.some((r) => r.path === '/api/shared/js/config')).toBe(true));
+    expect(screen.queryByRole('link', { name: 'Forgot password?' })).not.toBeInTheDocument();
+    first.unmount();
+    passwordResetOn = true;
+    renderLogin('/login');
+    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
+    passwordResetOn = false;
   });
 
   it('shows the generic login failure for anything unexpected', async () => {
@@ -128,5 +213,23 @@ describe('where sign-in leads', () => {
     expect(normalizeRedirect('/console/devices?o=1')).toBe('/devices?o=1');
     expect(normalizeRedirect('/console/')).toBeNull();
     expect(normalizeRedirect('evil.example/x')).toBeNull();
+  });
+});
+
+describe('login page with MFA', () => {
+  it('asks a user with MFA for a code after the password, then signs in', async () => {
+    renderLogin('/login?o=2');
+    await signIn('mfa@example.com', 'correct horse');
+    expect(await screen.findByRole('heading', { name: 'Two-step verification' })).toBeInTheDocument();
+    await screen.findByText('Enter the 6-digit code from your authenticator app.');
+    await userEvent.type(screen.getByLabelText('Code'), '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This code is not valid.');
+    await userEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    expect(screen.getByLabelText('Recovery code')).toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText('Recovery code'));
+    await userEvent.type(screen.getByLabelText('Recovery code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('landed')).toBeInTheDocument();
   });
 });

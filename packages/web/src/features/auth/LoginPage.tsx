@@ -1,15 +1,20 @@
+import { SAML_SIGNIN_ERROR } from '@patchwell/core/auth/saml-signin.schema';
 import { TEXTS } from '@patchwell/core/texts';
 import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { errorText } from '../../api/error-text';
 import { ApiError } from '../../api/errors';
 import { PATHS } from '../../app/paths';
 import { lastRoute, rememberCurrentOrg, storedCurrentOrg } from '../../app/storage';
 import { chooseZone, requestedZoneId } from '../../app/zone';
+import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { CONSOLE_TEXTS } from '../../texts';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { afterLoginPath } from './after-login';
+import { useClientConfig } from '../shell/shell.api';
+import { afterLoginPath, normalizeRedirect } from './after-login';
+import { MfaSignInStep } from '../mfa/MfaSignInStep';
 
 // The sign-in call validates the profile with its zod schema. That code is fetched when the
 // user starts filling in the form, not with the page, which keeps the login page light.
@@ -19,7 +24,7 @@ const loadAuthApi = () => import('./auth.api');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 // Failures whose server message is meant for the user (wrong password, locked, rate limited).
-const SHOWN_CODES = new Set(['auth.invalid_credentials', 'auth.locked', 'auth.rate_limited']);
+const SHOWN_CODES = new Set(['auth.invalid_credentials', 'auth.locked', 'auth.rate_limited', 'auth.email_unverified']);
 
 /** The message for a failed login: the server's for known failures, else the spec's generic text. */
 export function loginErrorText(error: unknown): string {
@@ -32,6 +37,47 @@ export function loginErrorText(error: unknown): string {
 
 type FieldErrors = { email?: string; password?: string };
 
+/** The identity provider's sign-in address, carrying the page's redirect when it is a console path. */
+export function samlAddress(loginPath: string, redirect: string | null): string {
+  const target = normalizeRedirect(redirect);
+  if (!target) return loginPath;
+  return `${loginPath}${loginPath.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(target)}`;
+}
+/** The answers to a right password that lead to the second step instead of a session. */
+const MFA_CODES = new Set(['auth.mfa_required', 'auth.mfa_enrolment_required']);
+
+/** A new verification link for the address typed in the form (the same answer for any address). */
+function ResendVerification({ email }: { email: string }) {
+  const resend = useMutation({
+    mutationFn: async () => (await loadAuthApi()).resendVerification(email.trim()),
+    meta: { onError: 'none' },
+  });
+  if (resend.isSuccess) {
+    return (
+      <Alert color="blue" role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
+        {resend.data.message}
+      </Alert>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      <Button
+        variant="light"
+        onClick={() => resend.mutate()}
+        loading={resend.isPending}
+        disabled={!EMAIL.test(email.trim())}
+      >
+        {CONSOLE_TEXTS.login.resendVerification}
+      </Button>
+      {resend.isError && (
+        <Text size="sm" c="var(--mantine-color-error)" role="alert">
+          {errorText(resend.error)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 /** /login: email and password; takes o, redirect and err (spec A section 2). */
 export function LoginPage() {
   usePageTitle('Login');
@@ -43,6 +89,10 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
+  const [unverified, setUnverified] = useState(false);
+  // After a right password of a user with MFA: the code step (or the enrolment a requirement asks for).
+  const [isSecondStep, setSecondStep] = useState(false);
+  const passwordResetOn = useClientConfig()?.password_reset_enabled === true;
   const err = params.get('err');
   const requested = requestedZoneId(params);
 
@@ -53,31 +103,83 @@ export function LoginPage() {
     if (!normalizedEmail) errors.email = TEXTS.validation.required;
     else if (!EMAIL.test(normalizedEmail)) errors.email = TEXTS.validation.email;
     if (!password) errors.password = TEXTS.validation.required;
-    setFieldErrors(errors);
     setFormError(null);
-    if (errors.email || errors.password) return;
+    if (errors.email) {
+      setFieldErrors(errors);
+      return;
+    }
+    setFieldErrors({});
 
     setSubmitting(true);
+    // An address of a domain with single sign-on goes to its identity provider, password or not.
+    const sso = await loadAuthApi()
+      .then(({ checkSaml }) => checkSaml(normalizedEmail, requested))
+      .catch(() => null);
+    if (sso?.saml && sso.redirect) {
+      window.location.assign(samlAddress(sso.redirect, params.get('redirect')));
+      return;
+    }
+    if (errors.password) {
+      setFieldErrors(errors);
+      setSubmitting(false);
+      return;
+    }
+
     try {
-      const { login, PROFILE_QUERY_KEY } = await loadAuthApi();
-      const profile = await login(normalizedEmail, password, requested);
-      queryClient.clear();
-      queryClient.setQueryData(PROFILE_QUERY_KEY, profile);
-      const zone = chooseZone(profile.orgs, requested, storedCurrentOrg());
-      if (zone) rememberCurrentOrg(zone.id);
-      const target = afterLoginPath({
-        redirect: params.get('redirect'),
-        lastRoute: lastRoute(),
-        profile,
-        requestedZoneId: requested,
-        storedZoneId: storedCurrentOrg(),
-      });
-      navigate(target, { replace: true });
+      const { login } = await loadAuthApi();
+      await finish(await login(normalizedEmail, password, requested));
     } catch (error) {
+      if (error instanceof ApiError && MFA_CODES.has(error.code ?? '')) {
+        setSecondStep(true);
+        setSubmitting(false);
+        return;
+      }
       setFormError(loginErrorText(error));
+      setUnverified(error instanceof ApiError && error.code === 'auth.email_unverified');
       setSubmitting(false);
     }
   };
+
+  const finish = async (profile: Profile) => {
+    const { PROFILE_QUERY_KEY } = await loadAuthApi();
+    queryClient.clear();
+    queryClient.setQueryData(PROFILE_QUERY_KEY, profile);
+    const zone = chooseZone(profile.orgs, requested, storedCurrentOrg());
+    if (zone) rememberCurrentOrg(zone.id);
+    const target = afterLoginPath({
+      redirect: params.get('redirect'),
+      lastRoute: lastRoute(),
+      profile,
+      requestedZoneId: requested,
+      storedZoneId: storedCurrentOrg(),
+    });
+    navigate(target, { replace: true });
+  };
+
+  const onSecondStepDone = async () => {
+    try {
+      const { fetchProfile } = await loadAuthApi();
+      await finish(await fetchProfile(requested));
+    } catch (error) {
+      setSecondStep(false);
+      setFormError(loginErrorText(error));
+    }
+  };
+
+  if (isSecondStep) {
+    return (
+      <Paper withBorder shadow="sm" p="xl" radius="md">
+        <MfaSignInStep
+          email={email.trim().toLowerCase()}
+          onSignedIn={() => void onSecondStepDone()}
+          onCancel={() => {
+            setSecondStep(false);
+            setPassword('');
+          }}
+        />
+      </Paper>
+    );
+  }
 
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md">
@@ -90,11 +192,17 @@ export function LoginPage() {
             {TEXTS.login.sessionExpired}
           </Alert>
         )}
+        {err === SAML_SIGNIN_ERROR && (
+          <Alert color="red" role="alert" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
+            {TEXTS.login.failed}
+          </Alert>
+        )}
         {err === 'verification_email_sent' && (
           <Alert color="blue" role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
             {TEXTS.login.verificationEmailSent}
           </Alert>
         )}
+        {(err === 'verification_email_sent' || unverified) && <ResendVerification email={email} />}
         {formError && (
           <Alert color="red" role="alert" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
             {formError}
@@ -127,6 +235,11 @@ export function LoginPage() {
             </Button>
           </Stack>
         </form>
+        {passwordResetOn && (
+          <Anchor component={Link} to={PATHS.forgotPassword} size="sm" ta="center">
+            {CONSOLE_TEXTS.login.forgotPassword}
+          </Anchor>
+        )}
         <Text size="sm" ta="center">
           {CONSOLE_TEXTS.login.noAccount}{' '}
           <Anchor component={Link} to={PATHS.signup}>

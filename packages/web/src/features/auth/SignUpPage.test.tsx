@@ -5,6 +5,7 @@ import { api } from '../../api/client';
 import { renderRoutes } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { AccountCreatedPage } from './AccountCreatedPage';
+import { LoginPage } from './LoginPage';
 import { SignUpPage } from './SignUpPage';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -17,7 +18,16 @@ beforeAll(async () => {
       if (body.email === 'taken@example.com') {
         return { status: 409, body: { errors: { email: ['This email address is already in use.'] } } };
       }
-      return { status: 201, body: { account_id: 9, user_id: 10, zone_id: 11, email: body.email } };
+      return {
+        status: 201,
+        body: {
+          account_id: 9,
+          user_id: 10,
+          zone_id: 11,
+          email: body.email,
+          redirect: '/login?err=verification_email_sent',
+        },
+      };
     },
   });
   api.configure({ baseUrl: server.url });
@@ -33,7 +43,7 @@ function renderSignUp() {
     [
       { path: '/signup', element: <SignUpPage /> },
       { path: '/account-created', element: <AccountCreatedPage /> },
-      { path: '/login', element: <p>login page</p> },
+      { path: '/login', element: <LoginPage /> },
     ],
     '/signup',
   );
@@ -86,13 +96,15 @@ describe('sign-up page', () => {
     expect(field('Email')).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it('creates the account and shows its name and email', async () => {
+  it('creates the account and goes to the login page, which asks to verify the address', async () => {
     renderSignUp();
     await fillValid();
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByText('The account Navy Labs has been created.')).toBeInTheDocument();
-    expect(screen.getByText('You are signed in as grace@example.com.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to the console' })).toHaveAttribute('href', '/dashboard?o=11');
+    expect(
+      await screen.findByText(
+        'Your user account requires email verification. Please check your email to verify your account.',
+      ),
+    ).toBeInTheDocument();
     const sent = JSON.parse(signups().at(-1)!.body) as Record<string, unknown>;
     expect(sent).toMatchObject({ firstname: 'Grace', company: 'Navy Labs', endpoints: 25 });
   });
@@ -106,6 +118,6 @@ describe('sign-up page', () => {
     expect(router.state.location.pathname).toBe('/signup');
     await userEvent.click(screen.getByRole('link', { name: 'Log in' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Log in to Patchwell' })).toBeInTheDocument();
   });
 });

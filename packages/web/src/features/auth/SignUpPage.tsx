@@ -41,7 +41,10 @@ export function serverFieldErrors(error: unknown): Partial<Record<Field, string>
   return out;
 }
 
-/** /signup (spec A sections 2, 3, 5): creates an account and signs the user in. */
+/**
+ * /signup (spec A sections 2, 3, 5): creates an account, then goes where the server says:
+ * the login page asking to follow the mailed verification link (`err=verification_email_sent`).
+ */
 export function SignUpPage() {
   usePageTitle('Sign Up');
   const navigate = useNavigate();
@@ -49,7 +52,7 @@ export function SignUpPage() {
   const config = useClientConfig();
   const [formError, setFormError] = useState<string | null>(null);
   const [isDisabled, setDisabled] = useState(false);
-  const [created, setCreated] = useState<AccountCreatedState | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -74,7 +77,7 @@ export function SignUpPage() {
   useUnsavedChangesPrompt(isDirty && created === null);
 
   useEffect(() => {
-    if (created) navigate(PATHS.accountCreated, { replace: true, state: created });
+    if (created) navigate(created, { replace: true });
   }, [created, navigate]);
 
   const onValid = async (values: SignUpOutput) => {
@@ -82,7 +85,7 @@ export function SignUpPage() {
     try {
       const result: SignUpResult = await signUp(values);
       queryClient.clear();
-      setCreated({ accountName: values.company, email: result.email, zoneId: result.zone_id });
+      setCreated(result.redirect);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         setDisabled(true);

@@ -1,4 +1,5 @@
 import { ZIsAuthenticated, ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
+import { ZIsSamlResult, type IsSamlResult } from '@patchwell/core/auth/saml-signin.schema';
 import { ZSignUpResult, type SignUpBody, type SignUpResult } from '@patchwell/core/auth/signup.schema';
 import { PROFILE_CACHE_MS } from '@patchwell/core/constants';
 import {
@@ -9,6 +10,17 @@ import {
   type Invitation,
 } from '@patchwell/core/users/users.schema';
 import { ZUnlockAccountResult, type UnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
+import {
+  ZPasswordResetDone,
+  ZPasswordResetRequested,
+  ZPasswordResetTokenState,
+  ZVerifyEmailResult,
+  type PasswordResetBody,
+  type PasswordResetDone,
+  type PasswordResetRequested,
+  type PasswordResetTokenState,
+  type VerifyEmailResult,
+} from '@patchwell/core/auth/password-reset.schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -70,12 +82,20 @@ export function login(email: string, password: string, zoneId?: number): Promise
   });
 }
 
+/**
+ * `GET /api/user/issaml`: whether the address signs in through its identity provider, and
+ * the address to send the browser to (`/api/saml/{uuid}/login?…`).
+ */
+export function checkSaml(email: string, zoneId?: number): Promise<IsSamlResult> {
+  return api.request('/api/user/issaml', { query: { email, o: zoneId }, schema: ZIsSamlResult, skipAuthCheck: true });
+}
+
 /** `GET /api/logout`: ends the session. */
 export async function logout(): Promise<void> {
   await api.request('/api/logout', { skipAuthCheck: true });
 }
 
-/** `POST /api/signup`: creates the account and signs the user in. */
+/** `POST /api/signup`: creates the account; the user signs in after following the mailed verification link. */
 export function signUp(body: SignUpBody): Promise<SignUpResult> {
   return api.request('/api/signup', { method: 'POST', body, schema: ZSignUpResult, skipAuthCheck: true });
 }
@@ -105,6 +125,51 @@ export function unlockAccount(token: string): Promise<UnlockAccountResult> {
     method: 'POST',
     body: { token },
     schema: ZUnlockAccountResult,
+    skipAuthCheck: true,
+  });
+}
+
+/** `POST /api/passwordReset {email}` (public): mails a reset link; the same answer for any address. */
+export function requestPasswordReset(email: string): Promise<PasswordResetRequested> {
+  return api.request('/api/passwordReset', {
+    method: 'POST',
+    body: { email },
+    schema: ZPasswordResetRequested,
+    skipAuthCheck: true,
+  });
+}
+
+/** `GET /api/passwordReset?token=` (public): whether the mailed link still works (410 when not). */
+export function checkPasswordResetToken(token: string, signal?: AbortSignal): Promise<PasswordResetTokenState> {
+  return api.request('/api/passwordReset', {
+    query: { token },
+    schema: ZPasswordResetTokenState,
+    signal,
+    skipAuthCheck: true,
+  });
+}
+
+/** `POST /api/passwordReset {token, password, password_confirmation}` (public): sets the new password. */
+export function resetPassword(body: PasswordResetBody): Promise<PasswordResetDone> {
+  return api.request('/api/passwordReset', { method: 'POST', body, schema: ZPasswordResetDone, skipAuthCheck: true });
+}
+
+/** `POST /api/users/verify-email` (public): proves a sign-up's address with the mailed token. */
+export function verifyEmail(token: string): Promise<VerifyEmailResult> {
+  return api.request('/api/users/verify-email', {
+    method: 'POST',
+    body: { token },
+    schema: ZVerifyEmailResult,
+    skipAuthCheck: true,
+  });
+}
+
+/** `POST /api/users/verification-email` (public): mails a new verification link. */
+export function resendVerification(email: string): Promise<PasswordResetRequested> {
+  return api.request('/api/users/verification-email', {
+    method: 'POST',
+    body: { email },
+    schema: ZPasswordResetRequested,
     skipAuthCheck: true,
   });
 }

@@ -7,6 +7,7 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
+import { buildActivityEvent } from '../reports/reports.factories';
 import { DeviceDetailPage } from './DeviceDetailPage';
 
 const T = CONSOLE_TEXTS.device;
@@ -64,6 +65,13 @@ const detail: DeviceDetail = {
   commands,
 };
 
+// The device's activity, as the activity log answers it for the device's id.
+const deviceEvent = buildActivityEvent({
+  action: 'agent.command_result',
+  object: { type: 'device', id: '42', name: 'build-01' },
+  summary: 'status: success',
+});
+
 const groups = [buildGroup({ id: 1, name: 'Default', default: true }), buildGroup({ id: 2, name: 'Servers' })];
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -114,6 +122,7 @@ beforeAll(async () => {
       return { body: state.detail };
     },
     'GET /api/servergroups': () => ({ body: groups }),
+    'GET /api/events': () => ({ body: { data: [deviceEvent], size: 1, size_capped: false } }),
   });
   api.configure({ baseUrl: server.url });
 });
@@ -234,6 +243,19 @@ describe('device details', () => {
     expect(JSON.parse(queued.body)).toEqual({ command_type_name: 'InstallAllUpdates' });
   });
 
+  it('list the device’s activity from the activity log, with a link to the whole log filtered to it', async () => {
+    renderPage('/devices/42?o=1&tab=activity');
+    const table = await screen.findByRole('table', { name: T.activity }, { timeout: 10_000 });
+    expect(within(table).getByText('agent.command_result')).toBeInTheDocument();
+    expect(within(table).getByText('status: success')).toBeInTheDocument();
+    const query = Object.fromEntries(server.requests.find((r) => r.path === '/api/events')!.query);
+    expect(query).toMatchObject({ o: '1', preset: 'last30days', object_type: 'device', object_id: '42' });
+    expect(screen.getByRole('link', { name: 'Open in the activity log' })).toHaveAttribute(
+      'href',
+      '/reports/activity-log?o=1&preset=last30days&object_type=device&object_id=42',
+    );
+  });
+
   it('hide actions and notes editing from a read-only role', async () => {
     renderPage('/devices/42?o=1', buildProfile({ permissions: { '1': ['Endpoint.read'] } }));
     await heading();
@@ -241,6 +263,8 @@ describe('device details', () => {
     expect(screen.queryByRole('button', { name: CONSOLE_TEXTS.devices.remove })).not.toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: T.notes })).not.toBeInTheDocument();
     expect(screen.getByText('Runs the nightly builds.')).toBeInTheDocument();
+    // The activity log is a report: without Report.read there is no activity tab.
+    expect(screen.queryByRole('tab', { name: T.activity })).not.toBeInTheDocument();
   });
 });
 

@@ -12,6 +12,7 @@ import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { DevicePolicies } from '../policies/components/DevicePolicies';
 import { POLICY_TEXTS } from '../policies/policies.texts';
+import { ObjectActivity } from '../reports/components/ObjectActivity';
 import { DeviceCommands } from './components/DeviceCommands';
 import { DeviceHardware } from './components/DeviceHardware';
 import { DeviceLiveStatus } from './components/DeviceLiveStatus';
@@ -23,7 +24,7 @@ import { deviceKeys, queueCommand, removeDevice, useDevice } from './devices.api
 import type { QueueCommandType } from './devices.types';
 
 const T = CONSOLE_TEXTS.device;
-const TABS = ['overview', 'hardware', 'network', 'software', 'patches', 'commands', 'policies'] as const;
+const TABS = ['overview', 'hardware', 'network', 'software', 'patches', 'commands', 'policies', 'activity'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /devices/{deviceId}: one device's details in tabs, with scan, patch all, reboot and remove. */
@@ -67,6 +68,8 @@ export function DeviceDetailPage() {
   const d = device.data;
   const name = deviceLabel(d);
   const canManage = can('Endpoint', 'manage');
+  // The activity log is a report: its readers see the device's events.
+  const canReadActivity = can('Report', 'read');
 
   const queue = async (type: QueueCommandType, label: string) => {
     try {
@@ -162,6 +165,7 @@ export function DeviceDetailPage() {
           <Tabs.Tab value="patches">{T.patches}</Tabs.Tab>
           <Tabs.Tab value="commands">{T.commands}</Tabs.Tab>
           <Tabs.Tab value="policies">{POLICY_TEXTS.devicePolicies}</Tabs.Tab>
+          {canReadActivity && <Tabs.Tab value="activity">{T.activity}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="overview" pt="md">
           <DeviceOverview zoneId={zoneId} device={d} canManage={canManage} />
@@ -184,6 +188,11 @@ export function DeviceDetailPage() {
         <Tabs.Panel value="policies" pt="md">
           <DevicePolicies zoneId={zoneId} deviceId={d.id} />
         </Tabs.Panel>
+        {canReadActivity && (
+          <Tabs.Panel value="activity" pt="md">
+            <ObjectActivity zoneId={zoneId} object={{ type: 'device', id: d.id }} label={T.activity} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );

@@ -1,5 +1,14 @@
 /** The device table's filters, named as `GET /api/servers` reads them. */
-export const DEVICE_FILTERS = ['search', 'group', 'os_family', 'status', 'needs_reboot', 'compliance', 'tag'] as const;
+export const DEVICE_FILTERS = [
+  'search',
+  'group',
+  'os_family',
+  'status',
+  'needs_reboot',
+  'compliance',
+  'tag',
+  'critical_older_than',
+] as const;
 export type DeviceFilter = (typeof DEVICE_FILTERS)[number];
 
 /**

@@ -10,6 +10,7 @@ export const DEVICE_TEXTS = {
   software: 'Software',
   patches: 'Pending patches',
   commands: 'Command history',
+  activity: 'Activity',
   status: 'Status',
   /** The fact beside the status badges: why the device has its compliance state. */
   complianceReason: 'Compliance',

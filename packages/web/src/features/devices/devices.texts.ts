@@ -12,6 +12,8 @@ export const DEVICES_TEXTS = {
   no: 'No',
   compliance: 'Compliance',
   tag: 'Tag',
+  criticalPatches: 'Critical patches',
+  criticalOlderThan: (days: number) => `Missing for more than ${days} days`,
   name: 'Name',
   lastSeen: 'Last seen',
   pendingPatches: 'Pending patches',

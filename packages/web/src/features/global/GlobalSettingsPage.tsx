@@ -10,9 +10,10 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
 import { SessionSettingsForm } from '../zones/components/SessionSettingsForm';
 import { FeatureFlagsPanel } from './components/FeatureFlagsPanel';
+import { AccountMfaRequirement } from '../mfa/AccountMfaRequirement';
 import { useSaveSessionSettings, useSessionSettings } from '../zones/zones.api';
 
-/** /global/setup/settings: session expiration for every zone of the account, and feature flags per account and zone. */
+/** /global/setup/settings: session expiration for every zone of the account, require MFA, and feature flags per account and zone. */
 export function GlobalSettingsPage() {
   usePageTitle(CONSOLE_TEXTS.globalSettings.title);
   const { profile } = useShell();
@@ -51,6 +52,7 @@ export function GlobalSettingsPage() {
           {settings.data && <SessionSettingsForm settings={settings.data} onSave={onSave} onDirtyChange={setDirty} />}
         </Stack>
       </Card>
+      {profile.account_id !== null && <AccountMfaRequirement accountId={profile.account_id} />}
       {profile.account_id !== null && (
         <FeatureFlagsPanel
           accountId={profile.account_id}

@@ -21,6 +21,7 @@ const grace = {
   email: 'grace@example.com',
   status: 'active',
   locked: true,
+  tfa_enabled: false,
   account_rbac_role: 'no-global-access',
   created_at: '2026-01-01T00:00:00Z',
   last_signin_at: null,

@@ -2,20 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { TEXTS } from '@patchwell/core/texts';
 import type { AccountUser, InviteUserResult } from '@patchwell/core/users/users.schema';
 import { GLOBAL_ADMIN_ROLE_NAME } from '@patchwell/core/zones/roles';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Modal,
-  NativeSelect,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
@@ -29,7 +16,7 @@ import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { confirmAction } from '../../ui/confirm';
 import { notify } from '../../ui/notify';
-import { usePageTitle } from '../../ui/usePageTitle';
+import { BackLinkPage } from '../../ui/BackLinkPage';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
 import { InvitationOutcome, isMailHeld } from '../users/components/InvitationOutcome';
 
@@ -299,17 +286,13 @@ function AccountActions({ user }: { user: AccountUser }) {
 
 function Frame({ title, children }: { title: string; children: ReactNode }) {
   const { zoneId } = useShell();
-  usePageTitle(title);
   return (
-    <Stack gap="lg">
-      <Anchor component={Link} to={withZone(PATHS.globalUsers, zoneId)} size="sm">
-        {CONSOLE_TEXTS.userEditor.back}
-      </Anchor>
-      <Title order={2} fz="h3">
-        {title}
-      </Title>
+    <BackLinkPage
+      title={title}
+      back={{ to: withZone(PATHS.globalUsers, zoneId), label: CONSOLE_TEXTS.userEditor.back }}
+    >
       {children}
-    </Stack>
+    </BackLinkPage>
   );
 }
 

@@ -23,6 +23,7 @@ describe('404 page', () => {
       docs_url: 'https://help.example/docs',
       session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
       signup_enabled: true,
+      password_reset_enabled: false,
     });
     renderAt(<NotFoundPage />, '/nope?o=4', client);
     expect(screen.getByRole('link', { name: 'Return to the console' })).toHaveAttribute('href', '/dashboard?o=4');

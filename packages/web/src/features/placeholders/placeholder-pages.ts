@@ -11,27 +11,10 @@ export const PLACEHOLDER_PAGES = {
     title: 'Billing',
     description: 'Your plan, payment method, billing information and invoices appear here.',
   },
-  security: {
-    title: 'Security',
-    description: 'Session lifetime, idle timeout and single sign-on settings of this zone appear here.',
-  },
   apns: {
     title: 'APNS Settings',
     description: 'The Apple Push Notification service certificate used for macOS device management appears here.',
   },
-  globalAuthentication: {
-    title: 'Authentication',
-    description: 'Single sign-on connections of your account appear here once you create them.',
-  },
-  globalCreateConnection: {
-    title: 'Create Connection',
-    description: 'Creating SAML connections arrives with single sign-on.',
-  },
-  globalConnectionDetail: {
-    title: 'Connection',
-    description: "A connection's identity provider and domains appear here.",
-  },
-  globalDomains: { title: 'Domains', description: 'The email domains your account has verified appear here.' },
   globalDevices: {
     title: 'Global Devices',
     description: 'Devices of every zone in your account appear here once agents enrol.',

@@ -1,6 +1,5 @@
 import type { ActivityEvent } from '@patchwell/core/activity/activity.schema';
-import { ACTIVITY_DATE_ERRORS } from '@patchwell/core/activity/activity.schema';
-import { utcDay } from '@patchwell/core/activity/date-range';
+import { DATE_RANGE_ERRORS, utcDay } from '@patchwell/core/reports/date-range';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,24 +10,9 @@ import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { ACTIVITY_LOG_TEXTS as T } from './activity-log.texts';
 import { ActivityLogPage } from './ActivityLogPage';
+import { buildActivityEvent } from './reports.factories';
 
 vi.setConfig({ testTimeout: 30_000 });
-
-function buildEvent(overrides: Partial<ActivityEvent> = {}): ActivityEvent {
-  return {
-    id: 1,
-    created_at: '2026-03-02T08:15:00.000Z',
-    organization_id: 1,
-    actor: { type: 'user', user_id: 7, api_key_id: null, device_id: null, name: 'ada@example.com' },
-    via: 'session',
-    action: 'device.reboot',
-    object: { type: 'device', id: '42', name: 'web-1' },
-    details: { changes: { notes: { from: '', to: 'checked' } } },
-    summary: 'notes: — → checked',
-    client_address: '203.0.113.9',
-    ...overrides,
-  };
-}
 
 const state = { events: [] as ActivityEvent[], size: 0 };
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -48,6 +32,7 @@ beforeAll(async () => {
           email: 'ada@example.com',
           status: 'active',
           locked: false,
+          tfa_enabled: false,
           account_rbac_role: 'no-global-access',
           created_at: '2026-01-01T00:00:00Z',
           last_signin_at: null,
@@ -67,8 +52,8 @@ afterAll(async () => {
 beforeEach(() => {
   server.requests.length = 0;
   state.events = [
-    buildEvent(),
-    buildEvent({
+    buildActivityEvent(),
+    buildActivityEvent({
       id: 2,
       created_at: '2026-03-02T08:00:00.000Z',
       actor: { type: 'device', user_id: null, api_key_id: null, device_id: 42, name: 'web-1' },
@@ -128,7 +113,7 @@ describe('activity log', () => {
     const calls = listCalls().length;
     const future = utcDay(new Date(Date.now() + 3 * 86_400_000));
     fireEvent.change(screen.getByLabelText(T.endDate), { target: { value: future } });
-    expect(await screen.findByText(ACTIVITY_DATE_ERRORS.future)).toBeInTheDocument();
+    expect(await screen.findByText(DATE_RANGE_ERRORS.future)).toBeInTheDocument();
     expect(screen.getByText(T.fixDates)).toBeInTheDocument();
     expect(listCalls()).toHaveLength(calls);
   });

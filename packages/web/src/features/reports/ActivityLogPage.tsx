@@ -1,37 +1,21 @@
-import { ACTIVITY_COUNT_CAP, type ActivityEvent } from '@patchwell/core/activity/activity.schema';
+import { ACTIVITY_COUNT_CAP } from '@patchwell/core/activity/activity.schema';
 import { LOCALE } from '@patchwell/core/constants';
-import { Alert, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { TEXTS } from '@patchwell/core/texts';
 import { useState } from 'react';
 import { useShell } from '../../app/shell-context';
 import { CONSOLE_TEXTS } from '../../texts';
-import { formatUtc } from '../../ui/format-date';
 import { TablePager } from '../../ui/table/TablePager';
 import { apiPaging } from '../../ui/table/table-query';
 import { useTableQuery } from '../../ui/table/useTableQuery';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useZoneUsers } from '../users/users.api';
 import { ActivityFilters } from './components/ActivityFilters';
+import { ActivityTable } from './components/ActivityTable';
 import { ACTIVITY_FILTERS, activityQueryOf } from './activity-filters';
 import { ACTIVITY_LOG_TEXTS as T } from './activity-log.texts';
 import { activityCsvHref, useActivity } from './activity.api';
-
-const COLUMNS = [T.time, T.who, T.action, T.object, T.summary, T.clientAddress];
-
-function Who({ event }: { event: ActivityEvent }) {
-  const name = event.actor.name ?? (event.actor.type === 'system' ? T.system : '—');
-  return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="sm">{name}</Text>
-      {event.via !== 'session' && (
-        <Badge size="xs" variant="light" color="gray">
-          {T.via[event.via] ?? event.via}
-        </Badge>
-      )}
-    </Group>
-  );
-}
 
 /** /reports/activity-log: the zone's audit trail, filtered by date range, user, type and object; exportable as CSV. */
 export function ActivityLogPage() {
@@ -82,37 +66,7 @@ export function ActivityLogPage() {
       {isRangeValid && events.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
       {isRangeValid && events.data && (
         <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped highlightOnHover withTableBorder aria-label={T.tableLabel}>
-              <Table.Thead>
-                <Table.Tr>
-                  {COLUMNS.map((c) => (
-                    <Table.Th key={c} scope="col">
-                      {c}
-                    </Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatUtc(e.created_at)}</Table.Td>
-                    <Table.Td>
-                      <Who event={e} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{e.action}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      {e.object.type} {e.object.name ?? e.object.id ?? ''}
-                    </Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-word' }}>{e.summary || '—'}</Table.Td>
-                    <Table.Td>{e.client_address ?? '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ActivityTable events={rows} />
           {events.data.size_capped && (
             <Text size="sm" c="dimmed" role="status">
               {T.capped(ACTIVITY_COUNT_CAP.toLocaleString(LOCALE))}

@@ -1,31 +1,15 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Loader, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { TEXTS } from '@patchwell/core/texts';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
-import { pathTo, PATHS } from '../../app/paths';
+import { useSearchParams } from 'react-router';
+import { PATHS } from '../../app/paths';
 import { useShell } from '../../app/shell-context';
-import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { formatUtc } from '../../ui/format-date';
-import { SortableTh } from '../../ui/table/SortableTh';
-import { TablePager } from '../../ui/table/TablePager';
 import { activeFilters, apiPaging, withFilter } from '../../ui/table/table-query';
 import { useTableQuery } from '../../ui/table/useTableQuery';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { StatLinks } from './components/StatLinks';
+import { ReportDeviceTable, ReportDeviceToolbar } from './components/ReportDeviceTable';
 import { reportCsvHref, useNeedsAttention } from './reports.api';
 import { REPORTS_TEXTS } from './reports.texts';
 
@@ -81,15 +65,11 @@ export function NeedsAttentionPage() {
           ]}
         />
       )}
-      <Group role="search" aria-label={T.filters} align="flex-end" gap="sm" wrap="wrap">
-        <TextInput
-          label={REPORTS_TEXTS.search}
-          size="sm"
-          type="search"
-          leftSection={<IconSearch size={14} aria-hidden="true" />}
-          value={table.searchInput}
-          onChange={(e) => table.setSearchInput(e.currentTarget.value)}
-        />
+      <ReportDeviceToolbar
+        label={T.filters}
+        table={table}
+        csvHref={reportCsvHref('needs-attention', zoneId, exportQuery)}
+      >
         <NativeSelect
           label={T.state}
           size="sm"
@@ -101,83 +81,30 @@ export function NeedsAttentionPage() {
             { value: 'pending', label: CONSOLE_TEXTS.compliance.pending! },
           ]}
         />
-        <Button
-          component="a"
-          href={reportCsvHref('needs-attention', zoneId, exportQuery)}
-          download
-          variant="default"
-          size="sm"
-          ml="auto"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-        >
-          {REPORTS_TEXTS.exportCsv}
-        </Button>
-      </Group>
+      </ReportDeviceToolbar>
       {data && (
-        <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped highlightOnHover withTableBorder aria-label={T.tableLabel}>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableTh field="name" sort={query.sort} onSort={table.toggleSort}>
-                    {REPORTS_TEXTS.device}
-                  </SortableTh>
-                  <Table.Th scope="col">{REPORTS_TEXTS.os}</Table.Th>
-                  <Table.Th scope="col">{REPORTS_TEXTS.group}</Table.Th>
-                  <SortableTh field="compliance" sort={query.sort} onSort={table.toggleSort}>
-                    {T.state}
-                  </SortableTh>
-                  <Table.Th scope="col">{T.reason}</Table.Th>
-                  <SortableTh field="pending_patches" sort={query.sort} onSort={table.toggleSort}>
-                    {REPORTS_TEXTS.pendingPatches}
-                  </SortableTh>
-                  <SortableTh field="last_seen_at" sort={query.sort} onSort={table.toggleSort}>
-                    {REPORTS_TEXTS.lastSeen}
-                  </SortableTh>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.data.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={withZone(pathTo(PATHS.deviceDetail, { deviceId: d.id }), zoneId)}
-                        size="sm"
-                      >
-                        {d.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{d.os_name}</Table.Td>
-                    <Table.Td>{d.group_name}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Badge
-                        variant="light"
-                        color={STATE_COLOR[d.compliance] ?? 'gray'}
-                        style={{ overflow: 'visible' }}
-                      >
-                        {CONSOLE_TEXTS.compliance[d.compliance] ?? d.compliance}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{d.compliance_reason}</Text>
-                    </Table.Td>
-                    <Table.Td>{d.pending_patches}</Table.Td>
-                    <Table.Td>{formatUtc(d.last_seen_at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <TablePager
-            empty={data.data.length === 0 ? (data.summary.total === 0 ? T.none : T.noMatch) : null}
-            page={query.page}
-            limit={query.limit}
-            total={data.size}
-            onPage={table.setPage}
-            onLimit={table.setLimit}
-          />
-        </>
+        <ReportDeviceTable
+          label={T.tableLabel}
+          zoneId={zoneId}
+          rows={data.data}
+          table={table}
+          total={data.size}
+          empty={data.data.length === 0 ? (data.summary.total === 0 ? T.none : T.noMatch) : null}
+          columns={[
+            {
+              header: T.state,
+              sort: 'compliance',
+              cell: (d) => (
+                <Badge variant="light" color={STATE_COLOR[d.compliance] ?? 'gray'} style={{ overflow: 'visible' }}>
+                  {CONSOLE_TEXTS.compliance[d.compliance] ?? d.compliance}
+                </Badge>
+              ),
+            },
+            { header: T.reason, cell: (d) => <Text size="sm">{d.compliance_reason}</Text> },
+            { header: REPORTS_TEXTS.pendingPatches, sort: 'pending_patches', cell: (d) => d.pending_patches },
+            { header: REPORTS_TEXTS.lastSeen, sort: 'last_seen_at', cell: (d) => formatUtc(d.last_seen_at) },
+          ]}
+        />
       )}
     </Stack>
   );

@@ -1,6 +1,5 @@
-import { Alert, Anchor, Group, Loader, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { POLICY_TYPE_LABELS } from '@patchwell/core/policies/policies.schema';
-import type { PolicyRunEvent } from '@patchwell/core/reports/policy-results.schema';
 import { TEXTS } from '@patchwell/core/texts';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/errors';
@@ -10,51 +9,15 @@ import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { FactTable } from '../../ui/FactTable';
 import { formatUtc } from '../../ui/format-date';
-import { QueryTable } from '../../ui/QueryTable';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { PolicyRuns } from '../policies/components/PolicyRuns';
 import { usePolicyResult } from './reports.api';
+import { ObjectActivity } from './components/ObjectActivity';
 import { REPORTS_TEXTS } from './reports.texts';
 
 const T = REPORTS_TEXTS.policyResults;
 const TABS = ['run-results', 'activity-log'] as const;
 type Tab = (typeof TABS)[number];
-
-/**
- * The policy's activity of the last 30 days, from its runs' starts and finishes. The zone's
- * activity log (`GET /api/events`, another module) will add the changes people made to it.
- */
-function RunEvents({ events }: { events: readonly PolicyRunEvent[] }) {
-  return (
-    <Stack gap="sm">
-      <Text size="sm" c="dimmed">
-        {T.activityIntro}
-      </Text>
-      <QueryTable
-        label={T.activityLog}
-        query={{ data: events, isPending: false, isError: false }}
-        columns={[
-          { key: 'when', header: T.when },
-          { key: 'event', header: T.event },
-          { key: 'by', header: T.by },
-          { key: 'status', header: CONSOLE_TEXTS.devices.status },
-        ]}
-        rowKey={(e) => `${e.run_id}:${e.kind}`}
-        empty={T.noEvents}
-        renderCells={(e) => (
-          <>
-            <Table.Td>{formatUtc(e.at)}</Table.Td>
-            <Table.Td>
-              {e.kind === 'started' ? T.started : T.finished} ({T.triggers[e.trigger] ?? e.trigger})
-            </Table.Td>
-            <Table.Td>{e.by ?? '—'}</Table.Td>
-            <Table.Td>{e.status}</Table.Td>
-          </>
-        )}
-      />
-    </Stack>
-  );
-}
 
 /** /reports/policy-results/:policyUuid: one policy's figures, with tabs for its run results and its activity. */
 export function PolicyResultPage() {
@@ -126,7 +89,7 @@ export function PolicyResultPage() {
               <PolicyRuns zoneId={zoneId} policyId={policy.policy_id} />
             </Tabs.Panel>
             <Tabs.Panel value="activity-log" pt="md">
-              <RunEvents events={result.data.events} />
+              <ObjectActivity zoneId={zoneId} object={{ type: 'policy', id: policy.policy_id }} label={T.activityLog} />
             </Tabs.Panel>
           </Tabs>
         </>

@@ -7,7 +7,7 @@ import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { PolicyResultPage } from './PolicyResultPage';
 import { PolicyResultsPage } from './PolicyResultsPage';
-import { buildPolicyResultsRow } from './reports.factories';
+import { buildActivityEvent, buildPolicyResultsRow } from './reports.factories';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -22,6 +22,12 @@ const never = buildPolicyResultsRow({
   success: 0,
   failed: 0,
   pending: 0,
+});
+// The policy's activity, as the activity log answers it for the policy's id.
+const policyEvent = buildActivityEvent({
+  action: 'policy.update',
+  object: { type: 'policy', id: String(nightly.policy_id), name: nightly.name },
+  summary: 'name: Old → Nightly',
 });
 const run = {
   id: 31,
@@ -53,30 +59,13 @@ beforeAll(async () => {
       body: {
         since: '2026-10-26T12:00:00.000Z',
         policy: nightly,
-        events: [
-          {
-            at: '2026-11-24T02:10:00.000Z',
-            run_id: 31,
-            kind: 'finished',
-            trigger: 'manual',
-            by: null,
-            status: 'completed',
-          },
-          {
-            at: '2026-11-24T02:00:00.000Z',
-            run_id: 31,
-            kind: 'started',
-            trigger: 'manual',
-            by: 'ada@example.com',
-            status: 'running',
-          },
-        ],
       },
     }),
     [`GET /api/reports/policy-results/${never.policy_uuid}`]: () => ({
-      body: { since: '2026-10-26T12:00:00.000Z', policy: never, events: [] },
+      body: { since: '2026-10-26T12:00:00.000Z', policy: never },
     }),
     'GET /api/policies/7/runs': () => ({ body: { data: [run], size: 1 } }),
+    'GET /api/events': () => ({ body: { data: [policyEvent], size: 1, size_capped: false } }),
     'GET /api/policies/8/runs': () => ({ body: { data: [], size: 0 } }),
   });
   api.configure({ baseUrl: server.url });
@@ -119,7 +108,7 @@ describe('policy results', () => {
     expect(calls('/api/policies/7/runs')).toHaveLength(1);
   });
 
-  it('shows the policy’s figures, and its activity from its runs in the second tab', async () => {
+  it('shows the policy’s figures, and its activity from the activity log in the second tab', async () => {
     const { router } = renderAt(`/reports/policy-results/${nightly.policy_uuid}?o=1`);
     expect(await screen.findByRole('heading', { name: 'Nightly' }, { timeout: 10_000 })).toBeInTheDocument();
     const facts = screen.getByRole('table', { name: 'Nightly' });
@@ -127,9 +116,15 @@ describe('policy results', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Activity log' }));
     await waitFor(() => expect(router.state.location.search).toBe('?o=1&tab=activity-log'));
     const events = await screen.findByRole('table', { name: 'Activity log' });
-    expect(within(events).getAllByRole('row')).toHaveLength(3);
+    expect(within(events).getAllByRole('row')).toHaveLength(2);
     expect(within(events).getByText('ada@example.com')).toBeInTheDocument();
-    expect(within(events).getByText('Run finished (Run now)')).toBeInTheDocument();
+    expect(within(events).getByText('name: Old → Nightly')).toBeInTheDocument();
+    const query = Object.fromEntries(server.requests.find((r) => r.path === '/api/events')!.query);
+    expect(query).toMatchObject({ o: '1', preset: 'last30days', object_type: 'policy', object_id: '7' });
+    expect(screen.getByRole('link', { name: 'Open in the activity log' })).toHaveAttribute(
+      'href',
+      '/reports/activity-log?o=1&preset=last30days&object_type=policy&object_id=7',
+    );
   });
 
   it('says when a policy has not run in the period, and when it does not exist', async () => {

@@ -1,35 +1,19 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Loader,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Loader, NativeSelect, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PATCH_SEVERITIES } from '@patchwell/core/agent/agent-protocol.schema';
 import { PATCH_AGE_BUCKETS } from '@patchwell/core/reports/patch-age';
 import { TEXTS } from '@patchwell/core/texts';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { pathTo, PATHS } from '../../app/paths';
+import { PATHS } from '../../app/paths';
 import { useShell } from '../../app/shell-context';
 import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { formatUtc } from '../../ui/format-date';
-import { SortableTh } from '../../ui/table/SortableTh';
-import { TablePager } from '../../ui/table/TablePager';
 import { activeFilters, apiPaging, withFilter } from '../../ui/table/table-query';
 import { useTableQuery } from '../../ui/table/useTableQuery';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { CountTable } from './components/CountTable';
 import { CountsBarChart } from './components/CountsBarChart';
+import { ReportDeviceTable, ReportDeviceToolbar } from './components/ReportDeviceTable';
 import { reportCsvHref, usePrepatch } from './reports.api';
 import { REPORTS_TEXTS } from './reports.texts';
 
@@ -148,15 +132,7 @@ export function PrepatchPage() {
           </SimpleGrid>
         </>
       )}
-      <Group role="search" aria-label={T.filters} align="flex-end" gap="sm" wrap="wrap">
-        <TextInput
-          label={REPORTS_TEXTS.search}
-          size="sm"
-          type="search"
-          leftSection={<IconSearch size={14} aria-hidden="true" />}
-          value={table.searchInput}
-          onChange={(e) => table.setSearchInput(e.currentTarget.value)}
-        />
+      <ReportDeviceToolbar label={T.filters} table={table} csvHref={reportCsvHref('prepatch', zoneId, exportQuery)}>
         <NativeSelect
           label={T.severity}
           size="sm"
@@ -176,79 +152,29 @@ export function PrepatchPage() {
             {T.clear}
           </Button>
         )}
-        <Button
-          component="a"
-          href={reportCsvHref('prepatch', zoneId, exportQuery)}
-          download
-          variant="default"
-          size="sm"
-          ml="auto"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-        >
-          {REPORTS_TEXTS.exportCsv}
-        </Button>
-      </Group>
+      </ReportDeviceToolbar>
       {data && (
-        <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped highlightOnHover withTableBorder aria-label={T.tableLabel}>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableTh field="name" sort={query.sort} onSort={table.toggleSort}>
-                    {REPORTS_TEXTS.device}
-                  </SortableTh>
-                  <Table.Th scope="col">{REPORTS_TEXTS.os}</Table.Th>
-                  <Table.Th scope="col">{REPORTS_TEXTS.group}</Table.Th>
-                  <SortableTh field="pending_patches" sort={query.sort} onSort={table.toggleSort}>
-                    {REPORTS_TEXTS.pendingPatches}
-                  </SortableTh>
-                  <SortableTh field="critical" sort={query.sort} onSort={table.toggleSort}>
-                    {T.critical}
-                  </SortableTh>
-                  <Table.Th scope="col">{T.high}</Table.Th>
-                  <Table.Th scope="col">{T.medium}</Table.Th>
-                  <Table.Th scope="col">{T.low}</Table.Th>
-                  <Table.Th scope="col">{T.other}</Table.Th>
-                  <SortableTh field="oldest_age_days" sort={query.sort} onSort={table.toggleSort}>
-                    {T.oldest}
-                  </SortableTh>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.data.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={withZone(pathTo(PATHS.deviceDetail, { deviceId: d.id }), zoneId)}
-                        size="sm"
-                      >
-                        {d.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{d.os_name}</Table.Td>
-                    <Table.Td>{d.group_name}</Table.Td>
-                    <Table.Td>{d.pending_patches}</Table.Td>
-                    <Table.Td>{d.critical}</Table.Td>
-                    <Table.Td>{d.high}</Table.Td>
-                    <Table.Td>{d.medium}</Table.Td>
-                    <Table.Td>{d.low}</Table.Td>
-                    <Table.Td>{d.other}</Table.Td>
-                    <Table.Td>{d.oldest_age_days === null ? '—' : T.days(d.oldest_age_days)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <TablePager
-            empty={data.data.length === 0 ? (data.summary.total.devices === 0 ? T.none : T.noMatch) : null}
-            page={query.page}
-            limit={query.limit}
-            total={data.size}
-            onPage={table.setPage}
-            onLimit={table.setLimit}
-          />
-        </>
+        <ReportDeviceTable
+          label={T.tableLabel}
+          zoneId={zoneId}
+          rows={data.data}
+          table={table}
+          total={data.size}
+          empty={data.data.length === 0 ? (data.summary.total.devices === 0 ? T.none : T.noMatch) : null}
+          columns={[
+            { header: REPORTS_TEXTS.pendingPatches, sort: 'pending_patches', cell: (d) => d.pending_patches },
+            { header: T.critical, sort: 'critical', cell: (d) => d.critical },
+            { header: T.high, cell: (d) => d.high },
+            { header: T.medium, cell: (d) => d.medium },
+            { header: T.low, cell: (d) => d.low },
+            { header: T.other, cell: (d) => d.other },
+            {
+              header: T.oldest,
+              sort: 'oldest_age_days',
+              cell: (d) => (d.oldest_age_days === null ? '—' : T.days(d.oldest_age_days)),
+            },
+          ]}
+        />
       )}
     </Stack>
   );

@@ -1,5 +1,4 @@
-import { DATE_RANGE_PRESETS, type DateRangePreset } from '@patchwell/core/activity/activity.schema';
-import { resolveDateRange } from '@patchwell/core/activity/date-range';
+import { DATE_RANGE_PRESETS, resolveDateRange, type DateRangePreset } from '@patchwell/core/reports/date-range';
 
 /** The activity log's filters, named as `GET /api/events` reads them (kept in the URL). */
 export const ACTIVITY_FILTERS = [

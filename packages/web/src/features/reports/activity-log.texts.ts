@@ -33,6 +33,9 @@ export const ACTIVITY_LOG_TEXTS = {
   system: 'System',
   via: { session: 'Console', api_key: 'API key', agent: 'Agent', system: 'System' } as Record<string, string>,
   empty: 'No activity matches these filters.',
+  objectIntro: 'Changes and actions on this object in the last 30 days, newest first. Times are UTC.',
+  objectEmpty: 'No activity on this object in the last 30 days.',
+  openFullLog: 'Open in the activity log',
   fixDates: 'Choose a valid date range to see the activity.',
   capped: (n: string) =>
     `More than ${n} events match: the pages show the newest ${n}. Narrow the filters, or export the CSV to get them all.`,

@@ -26,6 +26,11 @@ export function reportLinks(profile: Profile, zoneId: number | undefined): Repor
       to: z(PATHS.reportsDataExtracts),
     },
     { label: 'Activity Log', description: 'Actions taken in this zone.', to: z(PATHS.reportsActivityLog) },
+    {
+      label: 'Scheduled Reports',
+      description: 'Reports mailed with their CSV, daily, weekly or monthly.',
+      to: z(PATHS.reportsSchedules),
+    },
   ];
   if (isFeatureOn(profile, 'policy_results_page')) {
     links.push({

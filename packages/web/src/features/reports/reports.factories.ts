@@ -1,3 +1,4 @@
+import type { ActivityEvent } from '@patchwell/core/activity/activity.schema';
 import type { DataExtract } from '@patchwell/core/reports/extracts.schema';
 import type { PolicyResultsRow } from '@patchwell/core/reports/policy-results.schema';
 import type {
@@ -157,5 +158,21 @@ export function quietChartSizeWarnings(): () => void {
   };
   return () => {
     console.warn = warn;
+  };
+}
+
+export function buildActivityEvent(overrides: Partial<ActivityEvent> = {}): ActivityEvent {
+  return {
+    id: 1,
+    created_at: '2026-03-02T08:15:00.000Z',
+    organization_id: 1,
+    actor: { type: 'user', user_id: 7, api_key_id: null, device_id: null, name: 'ada@example.com' },
+    via: 'session',
+    action: 'device.reboot',
+    object: { type: 'device', id: '42', name: 'web-1' },
+    details: { changes: { notes: { from: '', to: 'checked' } } },
+    summary: 'notes: — → checked',
+    client_address: '203.0.113.9',
+    ...overrides,
   };
 }

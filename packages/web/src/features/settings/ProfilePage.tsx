@@ -12,6 +12,7 @@ import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
 import { updateSelf } from '../users/users.api';
+import { MfaSection } from '../mfa/MfaSection';
 import {
   ZPasswordForm,
   ZProfileForm,
@@ -174,7 +175,7 @@ function PasswordForm({ onDirtyChange }: { onDirtyChange: (d: boolean) => void }
   );
 }
 
-/** /settings/profile: name, e-mail (not under SAML) and password. */
+/** /settings/profile: name, e-mail (not under SAML), password and multi-factor authentication. */
 export function ProfilePage() {
   usePageTitle(CONSOLE_TEXTS.profile.title);
   const [dirty, setDirty] = useState({ profile: false, password: false });
@@ -191,6 +192,9 @@ export function ProfilePage() {
       </Section>
       <Section title={CONSOLE_TEXTS.profile.passwordSection}>
         <PasswordForm onDirtyChange={onPasswordDirty} />
+      </Section>
+      <Section title={CONSOLE_TEXTS.mfa.section}>
+        <MfaSection />
       </Section>
     </Stack>
   );

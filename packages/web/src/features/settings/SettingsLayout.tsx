@@ -16,6 +16,7 @@ export function SettingsLayout() {
   if (can('Billing', 'read')) tabs.push({ label: 'Billing', to: z(PATHS.billing) });
   if (can('Users', 'read')) tabs.push({ label: 'Users', to: z(PATHS.users) });
   tabs.push({ label: 'Keys', to: z(PATHS.keys) });
+  if (can('Organization', 'manage')) tabs.push({ label: 'Webhooks', to: z(PATHS.webhooks) });
   if (canSeeSecurity(profile, zoneId, zone?.disabled ?? false)) tabs.push({ label: 'Security', to: z(PATHS.security) });
   if (canSeeApns(profile, zoneId)) tabs.push({ label: 'APNS Settings', to: z(PATHS.apnsSettings) });
   return (

@@ -16,6 +16,7 @@ import { EmptyStatePage } from '../../ui/EmptyStatePage';
 import { profileQuery } from '../auth/auth.api';
 import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
+import { LegacySsoNotice } from '../sso/components/LegacySsoNotice';
 import { CreateZoneDialog } from '../zones/CreateZoneDialog';
 import { useBanners, useClientConfig } from './shell.api';
 import { TopNav } from './TopNav';
@@ -89,6 +90,7 @@ export function ShellLayout() {
         <Box component="section" aria-label={CONSOLE_TEXTS.banners.region}>
           <UnsupportedBrowserBanner />
           <AlertBanners banners={banners.data} />
+          <LegacySsoNotice />
         </Box>
         <Container size="xl" w="100%" py="lg" style={{ flex: 1 }}>
           {zone || isGlobalView ? (

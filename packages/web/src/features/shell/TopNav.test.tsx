@@ -23,6 +23,7 @@ const config: ClientConfig = {
   docs_url: 'https://help.example/docs',
   session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
   signup_enabled: true,
+  password_reset_enabled: false,
 };
 
 function renderNav(props: Partial<TopNavProps> = {}, path = '/devices?o=1') {

@@ -56,6 +56,7 @@ beforeAll(async () => {
       state.batch40 = { ...state.batch40, status: 'rejected' };
       return { body: state.batch40 };
     },
+    'POST /api/orgs/1/tasks/execute': () => ({ body: { task_ids: [70, 71], device_count: 3 } }),
     'GET /api/orgs/1/tasks': () => ({
       body: {
         data: [buildTask({ id: 70, batch_id: 40 }), buildTask({ id: 71, batch_id: 40, title: 'Run the xz worklet' })],
@@ -164,6 +165,20 @@ describe('task batch details', () => {
     );
     expect(calls('GET', '/api/orgs/1/tasks').at(-1)!.query.get('batch_id')).toBe('40');
     expect(screen.queryByRole('button', { name: T.accept })).not.toBeInTheDocument();
+  });
+
+  it('executes every pending task of an accepted batch in one request, after confirmation', async () => {
+    state.batch40 = { ...ready, status: 'approved' };
+    open('/manage/tasks/batches/40?o=1');
+    await userEvent.click(await screen.findByRole('button', { name: T.executeAll(2) }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: T.executeAllTitle });
+    expect(dialog).toHaveTextContent(T.executeAllBody(2));
+    await userEvent.click(within(dialog).getByRole('button', { name: T.execute }));
+    expect(await screen.findByText(T.executedAll(2))).toBeInTheDocument();
+    const posted = calls('POST', '/api/orgs/1/tasks/execute');
+    expect(posted).toHaveLength(1);
+    expect(JSON.parse(posted[0]!.body)).toEqual({ batch_id: 40 });
+    expect(calls('GET', '/api/orgs/1/tasks').some((r) => r.query.get('status:equals') === 'pending')).toBe(true);
   });
 
   it('rejects after warning that a rejected batch needs a re-import', async () => {

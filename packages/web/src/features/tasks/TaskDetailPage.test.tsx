@@ -30,7 +30,14 @@ const jobsWhileRunning: TaskJob[] = [
     remediation_status: 'remediated',
     exit_code: 0,
   }),
-  buildJob({ id: 2, device_id: 12, hostname: 'db-1', status: 'in_progress', remediation_status: 'remediating' }),
+  buildJob({
+    id: 2,
+    device_id: 12,
+    hostname: 'db-1',
+    patch_names: ['openssl 3.0.13-0ubuntu3.4'],
+    status: 'in_progress',
+    remediation_status: 'remediating',
+  }),
   buildJob({
     id: 3,
     device_id: 13,
@@ -82,6 +89,9 @@ describe('task details', () => {
     expect(failed).toHaveTextContent('100');
     expect(within(jobs).getByRole('row', { name: /web-1/ })).toHaveTextContent(T.remediation.remediated!);
     expect(within(jobs).getByRole('row', { name: /db-1/ })).toHaveTextContent(T.jobResult.in_progress!);
+    // Each device's own versions of the task's fix.
+    expect(within(jobs).getByRole('columnheader', { name: T.jobUpdates })).toBeInTheDocument();
+    expect(within(jobs).getByRole('row', { name: /db-1/ })).toHaveTextContent('openssl 3.0.13-0ubuntu3.4');
     expect(screen.getByRole('link', { name: 'web-1' })).toHaveAttribute('href', '/devices/11?o=1');
 
     await userEvent.click(within(failed).getByRole('button', { name: T.showOutput('mail-1') }));

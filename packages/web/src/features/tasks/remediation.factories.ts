@@ -91,6 +91,7 @@ export function buildJob(overrides: Partial<TaskJob> = {}): TaskJob {
     device_id: 11,
     hostname: 'web-1',
     ip_addrs_private: ['10.0.0.11'],
+    patch_names: ['openssl'],
     status: 'pending',
     remediation_status: null,
     exit_code: null,

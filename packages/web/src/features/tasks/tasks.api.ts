@@ -9,10 +9,12 @@ import {
 import { ZScannerFormatList, type ScannerSource } from '@patchwell/core/remediation/scanners.schema';
 import {
   ZTask,
+  ZTaskExecuteResult,
   ZTaskJobList,
   ZTaskList,
   type Task,
   type TaskActionBody,
+  type TaskExecuteBody,
 } from '@patchwell/core/remediation/tasks.schema';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, encodeQuery, type QueryValue } from '../../api/client';
@@ -86,6 +88,16 @@ export function useTaskJobs(zoneId: number, id: number, query: Record<string, Qu
 /** `PATCH /api/orgs/{orgId}/tasks/{taskId}` with `{action}` (cancel or execute). */
 export function actOnTask(zoneId: number, id: number, body: TaskActionBody) {
   return api.request(`${tasksPath(zoneId)}/${id}`, { method: 'PATCH', query: { o: zoneId }, body });
+}
+
+/** `POST /api/orgs/{orgId}/tasks/execute`: the tasks named, or every pending task of a batch, in one request. */
+export function executeTasks(zoneId: number, body: TaskExecuteBody) {
+  return api.request(`${tasksPath(zoneId)}/execute`, {
+    method: 'POST',
+    query: { o: zoneId },
+    body,
+    schema: ZTaskExecuteResult,
+  });
 }
 
 /** `DELETE /api/orgs/{orgId}/tasks` with `{ids}`. */

@@ -33,6 +33,11 @@ export const TASK_TEXTS = {
   executeBody: (title: string, n: number) =>
     `“${title}” runs once, now, on ${n} ${n === 1 ? 'device' : 'devices'}. No notifications are shown to the devices’ users. Offline devices run it at their next check-in.`,
   executed: (id: number) => `Success: Task ${id} is running.`,
+  executeAll: (n: number) => `Execute all pending (${n})`,
+  executeAllTitle: 'Execute every pending task of this batch?',
+  executeAllBody: (n: number) =>
+    `${n} pending ${n === 1 ? 'task runs' : 'tasks run'} now on their devices, once, with no user notifications.`,
+  executedAll: (n: number) => `Success: ${n} ${n === 1 ? 'task is' : 'tasks are'} running.`,
   cancel: 'Cancel task',
   cancelTitle: 'Cancel this task?',
   cancelBody: (title: string) =>
@@ -65,6 +70,7 @@ export const TASK_TEXTS = {
   jobs: 'Jobs',
   jobsLabel: 'Jobs per device',
   jobStatus: 'Job status',
+  jobUpdates: 'Updates installed',
   device: 'Device',
   deviceId: (id: number) => `Device ${id}`,
   hostname: 'Hostname',

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Can } from '../../app/access';
 import { confirmAction } from '../../ui/confirm';
 import { notify } from '../../ui/notify';
-import { actOnTask, batchKeys, deleteTasks, taskKeys } from './tasks.api';
+import { actOnTask, batchKeys, deleteTasks, executeTasks, taskKeys } from './tasks.api';
 import { TASK_TEXTS as T } from './tasks.texts';
 
 type TaskRef = Pick<Task, 'id' | 'title' | 'status' | 'kind' | 'worklet_id' | 'counts'>;
@@ -16,6 +16,8 @@ export type TaskActions = {
   canCancel: (t: TaskRef) => boolean;
   canDelete: boolean;
   execute: (t: TaskRef) => void;
+  /** Every pending task of an accepted batch, in one request. */
+  executeBatch: (batchId: number, pending: number) => void;
   cancel: (t: TaskRef) => void;
   remove: (ids: number[], onDone?: () => void) => void;
 };
@@ -50,6 +52,26 @@ export function useTaskActions(zoneId: number, can: Can): TaskActions {
         void actOnTask(zoneId, t.id, { action: 'execute' }).then(
           () => {
             notify.success(T.executed(t.id));
+            return refresh();
+          },
+          (error: unknown) => notify.apiError(error),
+        ),
+    });
+  };
+
+  const executeBatch = (batchId: number, pending: number) => {
+    if (!can('Task', 'execute')) {
+      notify.error(TEXTS.remediationTasks.executeForbidden);
+      return;
+    }
+    confirmAction({
+      title: T.executeAllTitle,
+      message: T.executeAllBody(pending),
+      confirmLabel: T.execute,
+      onConfirm: () =>
+        void executeTasks(zoneId, { batch_id: batchId }).then(
+          (result) => {
+            notify.success(T.executedAll(result.task_ids.length));
             return refresh();
           },
           (error: unknown) => notify.apiError(error),
@@ -96,6 +118,7 @@ export function useTaskActions(zoneId: number, can: Can): TaskActions {
     canCancel: (t) => can('Task', 'modify') && (t.status === 'pending' || t.status === 'in_progress'),
     canDelete: can('Task', 'modify'),
     execute,
+    executeBatch,
     cancel,
     remove,
   };

@@ -15,6 +15,7 @@ const user = (id: number, firstname: string, status: string, extra: Record<strin
   email: `${firstname.toLowerCase()}@example.com`,
   status,
   locked: false,
+  tfa_enabled: false,
   account_rbac_role: 'no-global-access',
   role: { id: 2, name: 'Read Only' },
   created_at: '2026-01-01T00:00:00Z',

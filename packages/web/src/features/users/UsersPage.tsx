@@ -17,10 +17,12 @@ import { InvitationOutcome, isMailHeld } from './components/InvitationOutcome';
 import { InviteUserDialog } from './components/InviteUserDialog';
 import { UserStatusBadges } from './components/UserStatusBadges';
 import { removeZoneUser, resendInvitation, unlockUser, updateZoneUser, useZoneUsers, userKeys } from './users.api';
+import { resetUserMfa } from '../mfa/mfa.api';
+import { TEXTS } from '@patchwell/core/texts';
 
 const fullName = (u: ZoneUser) => `${u.firstname} ${u.lastname}`.trim() || u.email;
 
-/** /settings/users: the zone's user accounts; invite (and resend), change role, disable, remove, unlock. */
+/** /settings/users: the zone's user accounts; invite (and resend), change role, disable, remove, unlock, reset MFA. */
 export function UsersPage() {
   usePageTitle(CONSOLE_TEXTS.users.title);
   const { profile, zoneId = 0 } = useShell();
@@ -100,6 +102,15 @@ export function UsersPage() {
       onConfirm: () => run(() => unlockUser(zoneId, user.id), CONSOLE_TEXTS.users.unlocked(fullName(user))),
     });
 
+  const onResetMfa = (user: ZoneUser) =>
+    confirmAction({
+      title: CONSOLE_TEXTS.mfa.resetTitle,
+      message: CONSOLE_TEXTS.mfa.resetBody(fullName(user)),
+      confirmLabel: CONSOLE_TEXTS.mfa.resetMfa,
+      isDanger: true,
+      onConfirm: () => run(() => resetUserMfa(zoneId, user.id), TEXTS.success.mfaReset),
+    });
+
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -134,7 +145,8 @@ export function UsersPage() {
           const canRemove = can('Users', 'delete') && !isSelf;
           const canUnlock = can('Users', 'modify') && user.locked;
           const canResend = can('Users', 'invite') && user.status === 'pending-invite';
-          const hasActions = canChangeRole || canToggle || canRemove || canUnlock || canResend;
+          const canResetMfa = can('TFA', 'delete') && user.tfa_enabled;
+          const hasActions = canChangeRole || canToggle || canRemove || canUnlock || canResend || canResetMfa;
           return (
             <>
               <Table.Td>{fullName(user)}</Table.Td>
@@ -162,6 +174,9 @@ export function UsersPage() {
                       )}
                       {canResend && <Menu.Item onClick={() => onResend(user)}>{CONSOLE_TEXTS.users.resend}</Menu.Item>}
                       {canUnlock && <Menu.Item onClick={() => onUnlock(user)}>{CONSOLE_TEXTS.users.unlock}</Menu.Item>}
+                      {canResetMfa && (
+                        <Menu.Item onClick={() => onResetMfa(user)}>{CONSOLE_TEXTS.mfa.resetMfa}</Menu.Item>
+                      )}
                       {canToggle && (
                         <Menu.Item onClick={() => onStatus(user)}>
                           {user.status === 'disabled' ? CONSOLE_TEXTS.users.enable : CONSOLE_TEXTS.users.disable}

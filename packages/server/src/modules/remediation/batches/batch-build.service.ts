@@ -3,24 +3,32 @@ import type { AppContext } from '../../../context';
 import { loadWorkletCatalog } from '../../worklets/worklet-catalog.loader';
 import { matchHosts, planSolutions, unresolvedCves, type MatchWorklet } from './batch-matching';
 import {
+  deleteStagedFindings,
+  findStagedFindings,
+  insertFindings,
+  type FindingOutcome,
+  type NewFinding,
+} from './batch-findings.store';
+import {
   deleteSolutions,
-  findFindingsToMatch,
   findPatchesFixing,
   findZoneCvesWithPatches,
   findZoneDevicesToMatch,
   insertSolutions,
   lockBuildingBatch,
   updateBatch,
-  updateFindingMatches,
+  type Tx,
 } from './batches.store';
 
 /**
- * Building a batch: its stored findings matched to the zone's live devices and to what fixes
- * each CVE there, in one transaction that holds the batch's row. Reads are one statement
- * each (the findings, the zone's devices, the matched devices' patches fixing their CVEs,
- * and which remaining CVEs the zone has patches for), so the time grows with the data, not
- * with queries per row. A node that dies mid-build leaves
- * nothing half-written: the batch is still `building`, and a sweep builds it again.
+ * Building a batch: the upload's findings matched to the zone's live devices and to what fixes
+ * each CVE there, in one transaction that holds the batch's row. The node that took the upload
+ * matches the findings it parsed; any other reads the copy the upload staged. Reads are one
+ * statement each (the zone's devices, the matched devices' patches fixing their CVEs, and
+ * which remaining CVEs the zone has patches for), and the findings are written once, with
+ * their matches, so the time grows with the data, not with queries per row. A node that dies
+ * mid-build leaves nothing half-written: the batch is still `building` with its staged
+ * findings, and a sweep builds it again.
  */
 
 /** Worklets of the catalogue that declare CVEs they mitigate. */
@@ -33,20 +41,31 @@ function cveWorklets(): MatchWorklet[] {
 const solutionKey = (s: { kind: string; patchName: string | null; workletId: string | null }) =>
   `${s.kind}\u0000${s.patchName ?? s.workletId ?? ''}`;
 
+/** The batch's findings: those the upload parsed when this node took it, else the staged copy. */
+async function uploadedFindings(tx: Tx, batchId: number, parsed: NewFinding[] | undefined): Promise<NewFinding[]> {
+  return parsed ?? (await findStagedFindings(tx, batchId)) ?? [];
+}
+
 /**
  * Builds batch `batchId` when it is still `building` and no other node holds it; answers
- * whether it did. Ends in `ready` with the findings' matches, the solutions and the counts.
+ * whether it did. `parsed`: the findings its upload read, on the node that took it. Ends in
+ * `ready` with the findings and their matches, the solutions and the counts.
  */
-export async function buildBatch(ctx: Pick<AppContext, 'db' | 'clock'>, batchId: number): Promise<boolean> {
+export async function buildBatch(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  batchId: number,
+  parsed?: NewFinding[],
+): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const batch = await lockBuildingBatch(tx, batchId);
     if (!batch) return false;
     const zoneId = batch.organizationId;
-    const findings = (await findFindingsToMatch(tx, batchId)).map((f) => ({
-      id: Number(f.id),
+    const rows = await uploadedFindings(tx, batchId, parsed);
+    const findings = rows.map((f, i) => ({
+      id: i,
       hostname: f.hostname,
       fqdn: f.fqdn,
-      ipAddrs: f.ip_addrs,
+      ipAddrs: f.ipAddrs,
       cve: f.cve,
       severity: f.severity as RemediationSeverity,
     }));
@@ -93,20 +112,23 @@ export async function buildBatch(ctx: Pick<AppContext, 'db' | 'clock'>, batchId:
         severity: s.severity,
         cves: s.cves,
         deviceIds: s.deviceIds,
+        devicePatches: s.devicePatches,
       })),
     );
     const idOf = new Map(stored.map((s) => [solutionKey(s), s.id]));
-    await updateFindingMatches(
+    await insertFindings(
       tx,
       batchId,
-      result.matches.map((m) => ({
-        id: m.id,
-        device_id: m.deviceId,
-        matched_by: m.matchedBy,
+      zoneId,
+      rows,
+      result.matches.map((m): FindingOutcome => ({
+        deviceId: m.deviceId,
+        matchedBy: m.matchedBy,
         issue: m.issue,
-        solution_id: m.solutionKey === null ? null : (idOf.get(m.solutionKey) ?? null),
+        solutionId: m.solutionKey === null ? null : (idOf.get(m.solutionKey) ?? null),
       })),
     );
+    await deleteStagedFindings(tx, batchId);
     await updateBatch(tx, batchId, {
       status: 'ready',
       error: null,
@@ -118,10 +140,23 @@ export async function buildBatch(ctx: Pick<AppContext, 'db' | 'clock'>, batchId:
   });
 }
 
-/** Ends a batch that cannot be built in `error`, with the reason the console shows. */
-export async function failBatch(ctx: Pick<AppContext, 'db' | 'clock'>, batchId: number, reason: string): Promise<void> {
+/**
+ * Ends a batch that cannot be built in `error`, with the reason the console shows. Its
+ * findings are written unmatched (its CSV stays downloadable) when they can be.
+ */
+export async function failBatch(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  batchId: number,
+  reason: string,
+  parsed?: NewFinding[],
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    if (!(await lockBuildingBatch(tx, batchId))) return;
+    const batch = await lockBuildingBatch(tx, batchId);
+    if (!batch) return;
+    const rows = await uploadedFindings(tx, batchId, parsed);
+    // In a savepoint: findings that cannot be written must not keep the batch building.
+    await tx.transaction((sp) => insertFindings(sp, batchId, batch.organizationId, rows)).catch(() => undefined);
+    await deleteStagedFindings(tx, batchId);
     await updateBatch(tx, batchId, { status: 'error', error: reason, updatedAt: ctx.clock.now() });
   });
 }

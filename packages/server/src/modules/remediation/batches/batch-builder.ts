@@ -2,21 +2,24 @@ import type { AppContext } from '../../../context';
 import { isDatabaseUnavailable } from '../../../db/errors';
 import { startPeriodic, type PeriodicTask } from '../../../periodic';
 import { buildBatch, failBatch } from './batch-build.service';
+import type { NewFinding } from './batch-findings.store';
 import { findBuildingBatchIds } from './batches.store';
 
 /**
  * This node's batch builds: an upload answers at once with its batch `building` and hands
- * the id here; builds run one at a time, each once its upload's answer has been sent. Nothing lives only here: a batch's
- * findings are stored before it is scheduled, so at start (and every sweep) the node builds
- * every batch still `building`, whether this node or another left it so. Two nodes may try
- * the same batch; the one holding its row builds it, the other skips it.
+ * the id (and the findings it parsed) here; builds run one at a time, each once its upload's
+ * answer has been sent. Nothing lives only here: a batch's findings are staged before it is
+ * scheduled, so at start (and every sweep) the node builds every batch still `building`,
+ * whether this node or another left it so. Two nodes may try the same batch; the one holding
+ * its row builds it, the other skips it.
  */
 export type BatchBuilder = {
   /**
    * Builds the batch once `after` settles (the upload's answer has left; default: the next
-   * turn of the event loop). Deduplicated; `idle()` waits for it.
+   * turn of the event loop), from `findings` when the upload hands over what it parsed (else
+   * from the copy it staged). Deduplicated; `idle()` waits for it.
    */
-  schedule(batchId: number, after?: Promise<unknown>): void;
+  schedule(batchId: number, after?: Promise<unknown>, findings?: NewFinding[]): void;
   /** Schedules every batch left `building`, oldest first. */
   sweep(): Promise<void>;
   /** Sweeps now and every BATCH_SWEEP_INTERVAL_MS (the app calls it when it is ready). */
@@ -38,8 +41,8 @@ export const BUILD_FAILED_REASON =
   'Matching this file to the zone’s devices failed. Upload the file again; if it fails again, contact support.';
 
 export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_SWEEP_INTERVAL_MS): BatchBuilder {
-  /** Batches to build, each with what its build waits for. */
-  const queue = new Map<number, Promise<unknown>>();
+  /** Batches to build, each with what its build waits for and the findings its upload parsed. */
+  const queue = new Map<number, { after: Promise<unknown>; findings?: NewFinding[] }>();
   let running: Promise<void> | undefined;
   let isPaused = false;
   let isClosed = false;
@@ -54,10 +57,10 @@ export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_S
     for (const resolve of done) resolve();
   };
 
-  async function buildOne(batchId: number): Promise<void> {
+  async function buildOne(batchId: number, findings: NewFinding[] | undefined): Promise<void> {
     try {
       const started = performance.now();
-      if (await buildBatch(ctx, batchId)) {
+      if (await buildBatch(ctx, batchId, findings)) {
         ctx.logger.info({ batchId, ms: Math.round(performance.now() - started) }, 'remediation batch built');
       }
     } catch (err) {
@@ -67,7 +70,7 @@ export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_S
         return;
       }
       ctx.logger.error({ err, batchId }, 'remediation batch could not be built');
-      await failBatch(ctx, batchId, BUILD_FAILED_REASON).catch((failure: unknown) =>
+      await failBatch(ctx, batchId, BUILD_FAILED_REASON, findings).catch((failure: unknown) =>
         ctx.logger.error({ err: failure, batchId }, 'remediation batch could not be marked failed'),
       );
     }
@@ -77,11 +80,11 @@ export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_S
     if (running || isPaused || isClosed) return settle();
     const next = queue.entries().next();
     if (next.done) return settle();
-    const [batchId, after] = next.value;
+    const [batchId, { after, findings }] = next.value;
     running = (async () => {
       // On PGlite a build holds the one connection: the upload's answer must be out first.
       await after.catch(() => undefined);
-      await buildOne(batchId);
+      await buildOne(batchId, findings);
     })().finally(() => {
       queue.delete(batchId);
       running = undefined;
@@ -90,9 +93,9 @@ export function createBatchBuilder(ctx: AppContext, intervalMs: number = BATCH_S
   }
 
   const builder: BatchBuilder = {
-    schedule(batchId, after = new Promise((resolve) => setImmediate(resolve))) {
+    schedule(batchId, after = new Promise((resolve) => setImmediate(resolve)), findings) {
       if (isClosed || queue.has(batchId)) return;
-      queue.set(batchId, after);
+      queue.set(batchId, { after, findings });
       pump();
     },
     async sweep() {

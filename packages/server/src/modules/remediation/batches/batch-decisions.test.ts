@@ -13,6 +13,7 @@ import { buildZoneWithKey } from '../../../test/agents';
 import { clientFor, cookieFor, type Caller } from '../../../test/authz-helpers';
 import { buildUser } from '../../../test/factories';
 import { enrollFleet, KB_SERVER, sampleFile, uploadCsv } from './batches.fixtures';
+import { fixOfPatch } from './patch-fix';
 
 /**
  * Deciding on a batch: accepting a `ready` one creates a task per solution with a pending
@@ -76,7 +77,7 @@ describe('POST .../batches/{batchId}/accept', () => {
 
     const tasks = await t.db.select().from(remediationTasks).where(eq(remediationTasks.batchId, batch.id));
     expect(tasks.map((task) => task.id).sort()).toEqual([...res.body.task_ids].sort());
-    const server = tasks.find((task) => task.title === KB_SERVER)!;
+    const server = tasks.find((task) => task.title === fixOfPatch(KB_SERVER))!;
     expect(server).toMatchObject({ kind: 'patch-now', status: 'pending', source: 'qualys', organizationId: o });
     const smb1 = tasks.find((task) => task.kind === 'patch-with-worklet')!;
     expect(smb1).toMatchObject({ workletId: 'win-smb1-disabled', severity: 'critical' });
@@ -86,6 +87,9 @@ describe('POST .../batches/{batchId}/accept', () => {
       .where(inArray(remediationJobs.taskId, res.body.task_ids as number[]));
     expect(jobs).toHaveLength(solutions.reduce((n, s) => n + s.device_count, 0));
     expect(jobs.filter((j) => j.taskId === smb1.id).map((j) => j.deviceId)).toEqual([ids['SRV-SQL-0003']]);
+    // The fix's job installs the exact update the device reported; a worklet's job names none.
+    expect(jobs.filter((j) => j.taskId === server.id).map((j) => j.patchNames)).toEqual([[KB_SERVER]]);
+    expect(jobs.find((j) => j.taskId === smb1.id)!.patchNames).toBeNull();
     expect(new Set(jobs.map((j) => j.status))).toEqual(new Set(['pending']));
 
     const states = await t.db.select().from(cveDeviceStates).where(eq(cveDeviceStates.organizationId, o));

@@ -1,14 +1,26 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import type { BatchIssueType } from '@patchwell/core/remediation/batches.schema';
 import type { Db } from '../../../db/client';
-import { remediationFindings, remediationSolutions } from '../../../db/remediation.schema';
-import { devices } from '../../../db/schema';
-import { CHUNK, rowsOf, severityRank, type Exec, type Tx } from './batches.store';
+import { copyRowsIn } from '../../../db/raw';
+import {
+  remediationBatches,
+  remediationBatchUploads,
+  remediationFindings,
+  remediationSolutions,
+} from '../../../db/remediation.schema';
+import { devices } from '../../../db/devices.schema';
+import { rowsOf, severityRank, type Exec, type Tx } from './batches.store';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /**
- * A batch's findings (`remediation_findings`): stored as the file is read, and what the
- * review reads from them (potential issues, CVEs, unknown hosts, the batch's CSV). Only the
- * batches module writes them (here and in batches.store.ts's build writes).
+ * A batch's findings: staged as the file is read (`remediation_batch_uploads`), written once
+ * to `remediation_findings` by its build with what matching made of each, and what the review
+ * reads from them (potential issues, CVEs, unknown hosts, the batch's CSV). Only the batches
+ * module writes them.
  */
 
 export type NewFinding = {
@@ -25,31 +37,100 @@ export type NewFinding = {
   solutionText: string | null;
 };
 
-/** The file's findings, as read, before matching. */
-export async function insertFindings(exec: Exec, batchId: number, zoneId: number, rows: NewFinding[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const json = JSON.stringify(
-      rows.slice(i, i + CHUNK).map((f) => ({
-        line: f.line,
-        hostname: f.hostname,
-        fqdn: f.fqdn,
-        ip_addrs: f.ipAddrs,
-        os: f.os,
-        cve: f.cve,
-        severity: f.severity,
-        severity_raw: f.severityRaw,
-        cvss: f.cvss,
-        title: f.title,
-        solution_text: f.solutionText,
-      })),
-    );
-    await exec.execute(sql`
-      insert into ${remediationFindings} (batch_id, organization_id, line, hostname, fqdn, ip_addrs, os, cve,
-        severity, severity_raw, cvss, title, solution_text)
-      select ${batchId}, ${zoneId}, line, hostname, fqdn, ip_addrs, os, cve, severity, severity_raw, cvss, title, solution_text
-      from jsonb_to_recordset(${json}::jsonb) as x(line int, hostname text, fqdn text, ip_addrs text[], os text,
-        cve text, severity text, severity_raw text, cvss real, title text, solution_text text)`);
-  }
+/** What matching made of a finding (all null while unmatched, as a batch that failed to build keeps them). */
+export type FindingOutcome = {
+  deviceId: number | null;
+  matchedBy: 'hostname' | 'fqdn' | 'ip' | null;
+  issue: BatchIssueType | null;
+  solutionId: number | null;
+};
+
+/**
+ * Keeps an upload's findings until its batch is built: one value in one statement, where
+ * 20,000 rows (and their indexes) would be written now and rewritten by the build. Zipped
+ * here (off the event loop) so the database neither parses nor compresses 7 MB of JSON.
+ */
+export async function stageFindings(exec: Exec, batchId: number, rows: NewFinding[]): Promise<void> {
+  const zipped = await gzipAsync(JSON.stringify(rows), { level: 1 });
+  await exec.insert(remediationBatchUploads).values({ batchId, findings: zipped.toString('base64') });
+}
+
+/** The findings an upload staged for batch `batchId`; undefined once they are written (or never were). */
+export async function findStagedFindings(exec: Exec, batchId: number): Promise<NewFinding[] | undefined> {
+  const [row] = await exec
+    .select({ findings: remediationBatchUploads.findings })
+    .from(remediationBatchUploads)
+    .where(eq(remediationBatchUploads.batchId, batchId));
+  if (!row) return undefined;
+  // Plain JSON: staged by the migration from a batch the previous version left building.
+  const json = row.findings.startsWith('[')
+    ? row.findings
+    : (await gunzipAsync(Buffer.from(row.findings, 'base64'))).toString('utf8');
+  return JSON.parse(json) as NewFinding[];
+}
+
+export async function deleteStagedFindings(exec: Exec, batchId: number): Promise<void> {
+  await exec.delete(remediationBatchUploads).where(eq(remediationBatchUploads.batchId, batchId));
+}
+
+const UNMATCHED: FindingOutcome = { deviceId: null, matchedBy: null, issue: null, solutionId: null };
+
+/**
+ * Writes the file's findings with what matching made of each (`outcomes[i]` is `rows[i]`'s;
+ * none: unmatched), in file order, so their ids follow the file: one COPY for all of them.
+ */
+export async function insertFindings(
+  exec: Exec,
+  batchId: number,
+  zoneId: number,
+  rows: NewFinding[],
+  outcomes?: FindingOutcome[],
+): Promise<void> {
+  await copyRowsIn(
+    exec,
+    'remediation_findings',
+    [
+      'batch_id',
+      'organization_id',
+      'line',
+      'hostname',
+      'fqdn',
+      'ip_addrs',
+      'os',
+      'cve',
+      'severity',
+      'severity_raw',
+      'cvss',
+      'title',
+      'solution_text',
+      'device_id',
+      'matched_by',
+      'issue',
+      'solution_id',
+    ],
+    rows.map((f, i) => {
+      const outcome = outcomes?.[i] ?? UNMATCHED;
+      return [
+        batchId,
+        zoneId,
+        f.line,
+        f.hostname,
+        f.fqdn,
+        f.ipAddrs,
+        f.os,
+        f.cve,
+        f.severity,
+        f.severityRaw,
+        f.cvss,
+        f.title,
+        f.solutionText,
+        outcome.deviceId,
+        outcome.matchedBy,
+        outcome.issue,
+        outcome.solutionId,
+      ];
+    }),
+  );
 }
 
 export type IssueRow = {
@@ -163,9 +244,13 @@ export async function findUnknownHosts(
 export async function markRemovedDevicesUnsupported(tx: Tx, batchId: number): Promise<number[]> {
   const rows = await rowsOf<{ device_id: number }>(
     tx,
+    // The zone's removed devices first (usually none): joining every finding to its device
+    // probed the devices' index 10,000 times for a 20,000-row batch.
     sql`update ${remediationFindings} f set issue = 'unsupported_host', solution_id = null
-        from ${devices} d
-        where f.batch_id = ${batchId} and f.device_id = d.id and d.removed_at is not null and f.issue is null
+        where f.batch_id = ${batchId} and f.issue is null
+          and f.device_id = any(array(
+            select d.id from ${devices} d join ${remediationBatches} b on b.organization_id = d.organization_id
+             where b.id = ${batchId} and d.removed_at is not null))
         returning f.device_id`,
   );
   return [...new Set(rows.map((r) => r.device_id))];

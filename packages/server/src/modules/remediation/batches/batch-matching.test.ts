@@ -143,4 +143,37 @@ describe('matchBatch: remediations', () => {
       ['openssl', 'high'],
     ]);
   });
+
+  it('makes one solution per fix, each device keeping the exact versions it reported', () => {
+    const zone = [device(1, 'win-a', { osFamily: 'windows' }), device(2, 'win-b', { osFamily: 'windows' })];
+    const cu = (deviceId: number, kb: string) => ({
+      deviceId,
+      name: `2026-11 Cumulative Update for Windows 11 for x64-based Systems (${kb})`,
+      severity: 'critical',
+      cves: ['CVE-2026-21001', 'CVE-2026-21002'],
+    });
+    const result = matchBatch({
+      devices: zone,
+      patches: [cu(1, 'KB5046617'), cu(2, 'KB5046633'), { ...openssl(2), cves: ['CVE-2026-21002'] }],
+      worklets: [],
+      findings: [
+        finding('win-a', { cve: 'CVE-2026-21001' }),
+        finding('win-b', { cve: 'CVE-2026-21001' }),
+        finding('win-b', { cve: 'CVE-2026-21002' }),
+      ],
+    });
+    expect(byTitle(result.solutions).map((s) => [s.title, s.deviceIds, s.cves, s.devicePatches])).toEqual([
+      [
+        '2026-11 Cumulative Update for Windows 11 for x64-based Systems',
+        [1, 2],
+        ['CVE-2026-21001', 'CVE-2026-21002'],
+        {
+          '1': ['2026-11 Cumulative Update for Windows 11 for x64-based Systems (KB5046617)'],
+          '2': ['2026-11 Cumulative Update for Windows 11 for x64-based Systems (KB5046633)'],
+        },
+      ],
+      ['openssl', [2], ['CVE-2026-21002'], { '2': ['openssl'] }],
+    ]);
+    expect(result.statistics.solutions['patch-now'].count).toBe(2);
+  });
 });

@@ -8,13 +8,16 @@ import {
 } from '@patchwell/core/remediation/batches.schema';
 import { worseSeverity } from '@patchwell/core/remediation/scanner-formats';
 import { REMEDIATION_SEVERITIES, type RemediationSeverity } from '@patchwell/core/remediation/scanners.schema';
+import { fixOfPatch } from './patch-fix';
 
 /**
  * Matching a batch's findings to the zone, without the database: each host × CVE finds its
  * device (hostname, FQDN or private IP, case-insensitively; a short name matches an FQDN's
  * first label), then what fixes the CVE there (a pending patch the agent reported, or a
  * catalogue worklet declaring the CVE for the device's OS), or the potential issue it is.
- * Remediations are grouped into solutions: one per patch name, one per worklet.
+ * Remediations are grouped into solutions: one per fix (the patch name without what varies per
+ * device, see patch-fix.ts), one per worklet; a fix's solution keeps, per device, the exact
+ * patches that device reported, which its job installs.
  */
 
 export type MatchDevice = {
@@ -44,6 +47,8 @@ export type PlannedSolution = {
   severity: RemediationSeverity;
   cves: string[];
   deviceIds: number[];
+  /** A fix's patches to install, by device id (empty for a worklet). */
+  devicePatches: Record<string, string[]>;
 };
 
 export type PlannedMatch = {
@@ -146,7 +151,12 @@ function matchHost(index: ReturnType<typeof deviceIndex>, f: MatchFinding): Host
 const asSeverity = (s: string): RemediationSeverity =>
   (REMEDIATION_SEVERITIES as readonly string[]).includes(s) ? (s as RemediationSeverity) : 'none';
 
-type Building = PlannedSolution & { cveSet: Set<string>; deviceSet: Set<number>; fallback: RemediationSeverity };
+type Building = Omit<PlannedSolution, 'devicePatches'> & {
+  cveSet: Set<string>;
+  deviceSet: Set<number>;
+  patchesOf: Map<number, Set<string>>;
+  fallback: RemediationSeverity;
+};
 
 /** Each finding's device, or why it has none (`unknown_host`, `duplicate_host`). */
 export function matchHosts(findings: MatchFinding[], devices: MatchDevice[]): HostMatch[] {
@@ -182,13 +192,21 @@ export function planSolutions(input: {
   const workletsFor = new Map<string, MatchWorklet[]>();
   for (const w of input.worklets) for (const cve of w.cves) workletsFor.set(cve, [...(workletsFor.get(cve) ?? []), w]);
 
+  // Thousands of devices report the same patch names: each name's fix is worked out once.
+  const fixOfName = new Map<string, string>();
+  const fixOf = (name: string) => {
+    let fix = fixOfName.get(name);
+    if (fix === undefined) fixOfName.set(name, (fix = fixOfPatch(name)));
+    return fix;
+  };
   const solutions = new Map<string, Building>();
   const solve = (
     key: string,
-    make: () => Omit<PlannedSolution, 'key' | 'cves' | 'deviceIds' | 'severity'>,
+    make: () => Omit<PlannedSolution, 'key' | 'cves' | 'deviceIds' | 'severity' | 'devicePatches'>,
     f: MatchFinding,
     deviceId: number,
     fallback: RemediationSeverity,
+    patchName?: string,
   ) => {
     let s = solutions.get(key);
     if (!s) {
@@ -200,12 +218,14 @@ export function planSolutions(input: {
         deviceIds: [],
         cveSet: new Set(),
         deviceSet: new Set(),
+        patchesOf: new Map(),
         fallback,
       };
       solutions.set(key, s);
     }
     s.cveSet.add(f.cve);
     s.deviceSet.add(deviceId);
+    if (patchName !== undefined) addTo(s.patchesOf, deviceId, patchName);
     s.severity = worseSeverity(s.severity, f.severity);
     s.fallback = worseSeverity(s.fallback, fallback);
     return key;
@@ -219,15 +239,17 @@ export function planSolutions(input: {
     const patches = fixes.get(deviceId)?.get(f.cve) ?? [];
     if (patches.length) {
       const keys = patches
-        .map((p) =>
-          solve(
-            `patch-now\u0000${p.name}`,
-            () => ({ kind: 'patch-now', patchName: p.name, workletId: null, title: p.name }),
+        .map((p) => {
+          const fix = fixOf(p.name);
+          return solve(
+            `patch-now\u0000${fix}`,
+            () => ({ kind: 'patch-now', patchName: fix, workletId: null, title: fix }),
             f,
             deviceId,
             asSeverity(p.severity),
-          ),
-        )
+            p.name,
+          );
+        })
         .sort();
       return { ...base, issue: null, solutionKey: keys[0]! };
     }
@@ -252,12 +274,13 @@ export function planSolutions(input: {
   });
 
   const planned: PlannedSolution[] = [...solutions.values()].map(
-    ({ cveSet, deviceSet, fallback, ...s }): PlannedSolution => ({
+    ({ cveSet, deviceSet, patchesOf, fallback, ...s }): PlannedSolution => ({
       ...s,
       // A file without severities (a generic list) takes the patch's own.
       severity: s.severity === 'none' ? fallback : s.severity,
       cves: [...cveSet].sort(),
       deviceIds: [...deviceSet].sort((a, b) => a - b),
+      devicePatches: Object.fromEntries([...patchesOf].map(([id, names]) => [String(id), [...names].sort()])),
     }),
   );
   return { matches, solutions: planned, ...statisticsOf(input.findings, matches, planned) };

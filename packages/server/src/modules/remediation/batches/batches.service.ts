@@ -17,7 +17,7 @@ import { recordAcceptedBatch } from '../cves/cves.service';
 import { createTasksForBatch } from '../tasks/tasks.service';
 import type { BatchBuilder } from './batch-builder';
 import { parseScannerCsv, type UploadStream } from './batch-upload.parse';
-import { findCsvRows, insertFindings, markRemovedDevicesUnsupported, type CsvFindingRow } from './batch-findings.store';
+import { findCsvRows, markRemovedDevicesUnsupported, stageFindings, type CsvFindingRow } from './batch-findings.store';
 import { findAllSolutions, findBatch, findBatches, insertBatch, updateBatch, type BatchListRow } from './batches.store';
 
 /**
@@ -102,8 +102,8 @@ function checkFile(file: UploadedFile): void {
 /**
  * `POST .../tasks/{type}/batches/upload?source=` (Task.create): reads the scanner's export as
  * it streams in and, once the whole file is read, stores the batch `building` with its
- * findings in one transaction, then schedules its build for once `answered` settles (the
- * route's answer is sent). A refused file stores nothing.
+ * findings staged in one transaction, then hands them to this node's build for once
+ * `answered` settles (the route's answer is sent). A refused file stores nothing.
  */
 export async function uploadBatch(
   ctx: BatchContext,
@@ -130,7 +130,7 @@ export async function uploadBatch(
       createdAt: now,
       updatedAt: now,
     });
-    await insertFindings(tx, batch.id, zone.id, parsed.findings);
+    await stageFindings(tx, batch.id, parsed.findings);
     await logActivity(
       ctx,
       authz,
@@ -142,7 +142,7 @@ export async function uploadBatch(
     );
     return batch.id;
   });
-  ctx.batchBuilder.schedule(batchId, answered);
+  ctx.batchBuilder.schedule(batchId, answered, parsed.findings);
   return toBatch(await zoneBatch(ctx, zone.id, batchId));
 }
 

@@ -1,15 +1,17 @@
 import { and, count, desc, eq, notInArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { BatchIssueType, BatchStatus } from '@patchwell/core/remediation/batches.schema';
+import type { BatchStatus } from '@patchwell/core/remediation/batches.schema';
 import type { Db } from '../../../db/client';
-import { remediationBatches, remediationFindings, remediationSolutions } from '../../../db/remediation.schema';
-import { devices, users } from '../../../db/schema';
+import { queryRowsAsJson } from '../../../db/raw';
+import { remediationBatches, remediationSolutions } from '../../../db/remediation.schema';
+import { users } from '../../../db/schema';
+import { devices } from '../../../db/devices.schema';
 
 /**
  * With batch-findings.store.ts, the only SQL that writes `remediation_batches`,
  * `remediation_findings` and `remediation_solutions`: here the batches, their solutions and
- * what a build reads and writes (the zone's devices and their pending patches, in one
- * statement each: a 20,000-row file never costs a query per row).
+ * what a build reads (the zone's devices and their pending patches, in one statement each: a
+ * 20,000-row file never costs a query per row).
  */
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -24,10 +26,6 @@ export async function rowsOf<T>(exec: Exec, query: SQL): Promise<T[]> {
   const result = (await exec.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
-
-// One JSON parameter per statement: a VALUES list of 5,000 findings × 12 columns would be
-// 60,000 parameters, near PostgreSQL's limit and slow to build in the driver.
-export const CHUNK = 5000;
 
 /** Worst first, for ordering by a text severity column. */
 export const severityRank = (column: SQL) =>
@@ -62,23 +60,6 @@ export async function lockBuildingBatch(tx: Tx, batchId: number): Promise<BatchR
   return row;
 }
 
-export type FindingToMatch = {
-  id: number;
-  hostname: string;
-  fqdn: string | null;
-  ip_addrs: string[];
-  cve: string;
-  severity: string;
-};
-
-export async function findFindingsToMatch(exec: Exec, batchId: number): Promise<FindingToMatch[]> {
-  return rowsOf<FindingToMatch>(
-    exec,
-    sql`select id, hostname, fqdn, ip_addrs, cve, severity from ${remediationFindings}
-        where batch_id = ${batchId} order by id`,
-  );
-}
-
 export type DeviceToMatch = {
   id: number;
   hostname: string;
@@ -89,8 +70,8 @@ export type DeviceToMatch = {
 
 /** The zone's live devices with the names and private addresses a scanner may know them by. */
 export async function findZoneDevicesToMatch(exec: Exec, zoneId: number): Promise<DeviceToMatch[]> {
-  return rowsOf<DeviceToMatch>(
-    exec,
+  return queryRowsAsJson<DeviceToMatch>(
+    exec as Db,
     sql`select d.id, d.hostname, dd.detail->>'fqdn' as fqdn, d.ip_addrs_private, d.os_family
         from ${devices} d left join device_details dd on dd.device_id = d.id
         where d.organization_id = ${zoneId} and d.removed_at is null`,
@@ -108,8 +89,8 @@ export async function findPatchesFixing(
   pairs: { deviceIds: number[]; cves: string[] },
 ): Promise<PatchFixing[]> {
   if (pairs.deviceIds.length === 0) return [];
-  return rowsOf<PatchFixing>(
-    exec,
+  return queryRowsAsJson<PatchFixing>(
+    exec as Db,
     sql`with pair as (
           select unnest(${sql.param(pairs.deviceIds)}::int[]) as device_id, unnest(${sql.param(pairs.cves)}::text[]) as cve
         )
@@ -140,37 +121,43 @@ export async function deleteSolutions(exec: Exec, batchId: number): Promise<void
   await exec.delete(remediationSolutions).where(eq(remediationSolutions.batchId, batchId));
 }
 
-export async function insertSolutions(exec: Exec, rows: NewSolution[]): Promise<SolutionRow[]> {
-  const out: SolutionRow[] = [];
-  for (let i = 0; i < rows.length; i += 1000) {
-    out.push(
-      ...(await exec
-        .insert(remediationSolutions)
-        .values(rows.slice(i, i + 1000))
-        .returning()),
-    );
-  }
-  return out;
-}
+export type StoredSolution = Pick<SolutionRow, 'id' | 'kind' | 'patchName' | 'workletId'>;
 
-export type FindingMatch = {
-  id: number;
-  device_id: number | null;
-  matched_by: 'hostname' | 'fqdn' | 'ip' | null;
-  issue: BatchIssueType | null;
-  solution_id: number | null;
-};
-
-/** Writes what matching made of each finding. */
-export async function updateFindingMatches(exec: Exec, batchId: number, matches: FindingMatch[]): Promise<void> {
-  for (let i = 0; i < matches.length; i += CHUNK * 2) {
-    const json = JSON.stringify(matches.slice(i, i + CHUNK * 2));
-    await exec.execute(sql`
-      update ${remediationFindings} f set device_id = x.device_id, matched_by = x.matched_by, issue = x.issue,
-        solution_id = x.solution_id
-      from jsonb_to_recordset(${json}::jsonb) as x(id bigint, device_id int, matched_by text, issue text, solution_id int)
-      where f.id = x.id and f.batch_id = ${batchId}`);
-  }
+/**
+ * Stores a build's solutions, all in one JSON parameter (their device lists and each device's
+ * patches are most of it); answers what names each (the device lists are not read back).
+ */
+export async function insertSolutions(exec: Exec, rows: NewSolution[]): Promise<StoredSolution[]> {
+  if (rows.length === 0) return [];
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      batch_id: r.batchId,
+      organization_id: r.organizationId,
+      kind: r.kind,
+      patch_name: r.patchName ?? null,
+      worklet_id: r.workletId ?? null,
+      title: r.title,
+      severity: r.severity,
+      cves: r.cves ?? [],
+      device_ids: r.deviceIds ?? [],
+      device_patches: r.devicePatches ?? {},
+    })),
+  );
+  const stored = await rowsOf<{
+    id: number;
+    kind: SolutionRow['kind'];
+    patch_name: string | null;
+    worklet_id: string | null;
+  }>(
+    exec,
+    sql`insert into ${remediationSolutions} (batch_id, organization_id, kind, patch_name, worklet_id, title, severity,
+          cves, device_ids, device_patches)
+        select batch_id, organization_id, kind, patch_name, worklet_id, title, severity, cves, device_ids, device_patches
+          from jsonb_to_recordset(${json}::jsonb) as x(batch_id int, organization_id int, kind text, patch_name text,
+            worklet_id text, title text, severity text, cves text[], device_ids int[], device_patches jsonb)
+        returning id, kind, patch_name, worklet_id`,
+  );
+  return stored.map((r) => ({ id: Number(r.id), kind: r.kind, patchName: r.patch_name, workletId: r.worklet_id }));
 }
 
 export async function updateBatch(

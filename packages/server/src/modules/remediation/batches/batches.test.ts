@@ -6,6 +6,7 @@ import { buildZoneWithKey } from '../../../test/agents';
 import { clientFor, cookieFor, type Caller } from '../../../test/authz-helpers';
 import { buildUser } from '../../../test/factories';
 import { enrollFleet, KB_SERVER, KB_WIN11, SAFARI, sampleFile, uploadCsv } from './batches.fixtures';
+import { fixOfPatch } from './patch-fix';
 
 /**
  * Each scanner's sample export, uploaded to a zone whose devices the samples name: matched
@@ -80,8 +81,9 @@ function expectedSolutions(source: ScannerSource): Record<string, Expected> {
   }[source as string] ?? ['CVE-2017-0144'];
   const windows = ['CVE-2024-43451', 'CVE-2024-49039'];
   return {
-    [KB_SERVER]: { kind: 'patch-now', devices: ['SRV-SQL-0003'], cves: windows },
-    [KB_WIN11]: { kind: 'patch-now', devices: ['WS-3F0007'], cves: windows },
+    // Titled by the fix, not by the device's KB or build (each job keeps its device's own).
+    [fixOfPatch(KB_SERVER)]: { kind: 'patch-now', devices: ['SRV-SQL-0003'], cves: windows },
+    [fixOfPatch(KB_WIN11)]: { kind: 'patch-now', devices: ['WS-3F0007'], cves: windows },
     openssl: {
       kind: 'patch-now',
       devices: ['db-us-0020', 'web-eu-0012'],
@@ -91,7 +93,7 @@ function expectedSolutions(source: ScannerSource): Record<string, Expected> {
     curl: { kind: 'patch-now', devices: ['web-eu-0012'], cves: ['CVE-2024-7264'] },
     libcurl4: { kind: 'patch-now', devices: ['web-eu-0012'], cves: ['CVE-2024-7264'] },
     'openssh-server': { kind: 'patch-now', devices: ['web-eu-0012'], cves: ['CVE-2024-6387'] },
-    [SAFARI]: {
+    [fixOfPatch(SAFARI)]: {
       kind: 'patch-now',
       devices: ['ana-mbp-0005'],
       cves: source === 'qualys' ? ['CVE-2024-44308', 'CVE-2024-44309'] : ['CVE-2024-44308'],
@@ -150,7 +152,7 @@ describe.each(SCANNER_SOURCES)('a %s sample export', (source) => {
     expect(detail.body.statistics.solutions['patch-with-worklet']).toMatchObject({ count: 1, device_count: 1 });
   });
 
-  it('groups the remediations into one solution per patch and per worklet, never on another zone’s devices', async () => {
+  it('groups the remediations into one solution per fix and per worklet, never on another zone’s devices', async () => {
     const res = await z.admin.get(api(`/${batch.id}/solutions?limit=100`));
     expect(res.status).toBe(200);
     const got = Object.fromEntries(

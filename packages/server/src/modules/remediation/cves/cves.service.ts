@@ -33,7 +33,16 @@ import {
   type PendingFix,
 } from './cve-explain.store';
 import { cveZone } from './cve-zone';
-import { markPatchedOutsideTasks, setRemediationStatus, upsertStatesFromBatch, type Exec } from './cves.store';
+import {
+  findOpenCriticalCvesOfBatch,
+  findOpenCvesOfBatch,
+  markPatchedOutsideTasks,
+  setRemediatingForTasks,
+  setRemediationStatus,
+  upsertStatesFromBatch,
+  type Exec,
+} from './cves.store';
+import { enqueueWebhookEvents } from '../../webhooks/webhooks.service';
 import { deadlinesFor } from './deadlines.service';
 import { findExceptionsOfCve } from './exceptions.store';
 import { recordExpiredExceptions, toCveException } from './exceptions.service';
@@ -51,7 +60,26 @@ export async function recordAcceptedBatch(
   input: { zoneId: number; batchId: number; at: Date },
 ): Promise<void> {
   await recordExpiredExceptions(tx, input.zoneId, input.at);
+  const openBefore = await findOpenCvesOfBatch(tx, input.zoneId, input.batchId);
   await upsertStatesFromBatch(tx, input.zoneId, input.batchId, input.at);
+  // A critical CVE the zone had no open device for is news: the webhooks' event, in this transaction.
+  const critical = await findOpenCriticalCvesOfBatch(tx, input.zoneId, input.batchId);
+  await enqueueWebhookEvents(
+    tx,
+    input.zoneId,
+    'vulnerability.critical',
+    critical
+      .filter((c) => !openBefore.has(c.cve))
+      .map((c) => ({
+        cve: c.cve,
+        title: c.title,
+        severity: 'critical',
+        cvss: c.cvss,
+        device_count: c.deviceCount,
+        batch_id: input.batchId,
+      })),
+    input.at,
+  );
 }
 
 /** A remediation job for these CVEs on a device started, succeeded or failed. */
@@ -92,6 +120,21 @@ export function recordRemediationOutcomes(
     cves: [...new Set(input.cves.map((c) => c.trim().toUpperCase()))],
     status: input.outcome,
     cause: `task:${input.taskId}`,
+    at: input.at,
+  });
+}
+
+/**
+ * The jobs of many tasks started: `remediating` for the CVE states they cover, as
+ * recordRemediationOutcomes would task after task (the first task names a state's event).
+ */
+export function recordRemediationStarts(
+  exec: Exec,
+  input: { zoneId: number; tasks: Array<{ taskId: number; deviceIds: number[]; cves: string[] }>; at: Date },
+): Promise<void> {
+  return setRemediatingForTasks(exec, {
+    zoneId: input.zoneId,
+    tasks: input.tasks.map((t) => ({ ...t, cves: [...new Set(t.cves.map((c) => c.trim().toUpperCase()))] })),
     at: input.at,
   });
 }

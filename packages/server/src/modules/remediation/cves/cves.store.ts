@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { queryRows } from '../../../db/raw';
+import { arrays, queryRows } from '../../../db/raw';
 
 /**
  * The SQL that writes `cve_device_states` and their `cve_events`: the zone's CVE view, kept
@@ -59,41 +59,75 @@ export async function upsertStatesFromBatch(exec: Exec, zoneId: number, batchId:
              select distinct device_id from remediation_findings
               where batch_id = ${batchId}::int and device_id is not null))`,
   );
-  const reopen = new Set(reopenable.map((r) => `${r.cve} ${r.device_id}`));
-  // 2. The upsert; `xmax = 0` marks the rows it inserted (PostgreSQL's own idiom).
-  const written = await rowsOf<{ cve: string; device_id: number; inserted: boolean }>(
-    exec,
-    sql`
+  // 2. The upsert, and 3. an event for each new state (`xmax = 0`: PostgreSQL's mark of a row
+  // the upsert inserted) and each state opened again, in one statement: the states never
+  // travel to the server and back. The states to reopen come as arrays (usually none), an
+  // uncorrelated list the planner hashes whatever the states table's statistics say.
+  await exec.execute(sql`
     with found as (
       select distinct on (f.cve, f.device_id) f.cve, f.device_id, f.severity, f.cvss, f.title
         from remediation_findings f
         join devices d on d.id = f.device_id and d.organization_id = ${zoneId}::int and d.removed_at is null
        where f.batch_id = ${batchId}::int and f.organization_id = ${zoneId}::int and ${AFFECTING_FINDING}
        order by f.cve, f.device_id, ${severityRank(sql`f.severity`)} desc, f.cvss desc nulls last, f.id
+    ), written as (
+      insert into cve_device_states as s
+        (organization_id, cve, device_id, status, severity, cvss, title, first_seen_at, last_seen_at, updated_at)
+      select ${zoneId}::int, cve, device_id, 'open', severity, cvss, title, ${ts(at)}, ${ts(at)}, ${ts(at)} from found
+      on conflict (organization_id, cve, device_id) do update set
+        last_seen_at = excluded.last_seen_at,
+        severity = excluded.severity,
+        cvss = coalesce(excluded.cvss, s.cvss),
+        title = case when excluded.title = '' then s.title else excluded.title end,
+        status = case when s.status in ('remediated', 'remediation_failed') then 'open' else s.status end,
+        remediated_at = case when s.status = 'remediated' then null else s.remediated_at end,
+        updated_at = excluded.updated_at
+      returning s.cve, s.device_id, (s.xmax = 0) as inserted
     )
-    insert into cve_device_states as s
-      (organization_id, cve, device_id, status, severity, cvss, title, first_seen_at, last_seen_at, updated_at)
-    select ${zoneId}::int, cve, device_id, 'open', severity, cvss, title, ${ts(at)}, ${ts(at)}, ${ts(at)} from found
-    on conflict (organization_id, cve, device_id) do update set
-      last_seen_at = excluded.last_seen_at,
-      severity = excluded.severity,
-      cvss = coalesce(excluded.cvss, s.cvss),
-      title = case when excluded.title = '' then s.title else excluded.title end,
-      status = case when s.status in ('remediated', 'remediation_failed') then 'open' else s.status end,
-      remediated_at = case when s.status = 'remediated' then null else s.remediated_at end,
-      updated_at = excluded.updated_at
-    returning s.cve, s.device_id, (s.xmax = 0) as inserted`,
+    insert into cve_events (organization_id, cve, device_id, status, cause, at)
+    select ${zoneId}::int, w.cve, w.device_id, 'open', ${`batch:${batchId}`}::text, ${ts(at)}
+      from written w
+     where w.inserted
+        or (w.cve, w.device_id) in (
+             select * from unnest(${arrays.text(reopenable.map((r) => r.cve))}::text[],
+                                  ${arrays.int(reopenable.map((r) => Number(r.device_id)))}::int[]))
+     order by w.cve, w.device_id`);
+}
+
+/** CVEs of the batch's findings that are open somewhere in the zone (a state not remediated). */
+export async function findOpenCvesOfBatch(exec: Exec, zoneId: number, batchId: number): Promise<Set<string>> {
+  const rows = await rowsOf<{ cve: string }>(
+    exec,
+    sql`select distinct s.cve from cve_device_states s
+         where s.organization_id = ${zoneId}::int and s.status <> 'remediated'
+           and s.cve = any(array(select distinct cve from remediation_findings where batch_id = ${batchId}::int))`,
   );
-  // 3. An event for each new state and each state opened again.
-  const events = written
-    .filter((r) => r.inserted || reopen.has(`${r.cve} ${r.device_id}`))
-    .map((r) => ({ cve: r.cve, device_id: Number(r.device_id) }));
-  for (let i = 0; i < events.length; i += 10_000) {
-    await exec.execute(sql`
-      insert into cve_events (organization_id, cve, device_id, status, cause, at)
-      select ${zoneId}::int, e.cve, e.device_id, 'open', ${`batch:${batchId}`}::text, ${ts(at)}
-        from jsonb_to_recordset(${JSON.stringify(events.slice(i, i + 10_000))}::jsonb) as e(cve text, device_id int)`);
-  }
+  return new Set(rows.map((r) => r.cve));
+}
+
+export type OpenCriticalCve = { cve: string; title: string; cvss: number | null; deviceCount: number };
+
+/** The batch's CVEs that are critical and open in the zone, with their open devices. */
+export async function findOpenCriticalCvesOfBatch(
+  exec: Exec,
+  zoneId: number,
+  batchId: number,
+): Promise<OpenCriticalCve[]> {
+  const rows = await rowsOf<{ cve: string; title: string; cvss: number | null; devices: number }>(
+    exec,
+    sql`select s.cve, max(s.title) as title, max(s.cvss) as cvss, count(*)::int as devices
+          from cve_device_states s
+         where s.organization_id = ${zoneId}::int and s.status <> 'remediated' and s.severity = 'critical'
+           and s.cve = any(array(select distinct cve from remediation_findings where batch_id = ${batchId}::int))
+         group by s.cve
+         order by s.cve`,
+  );
+  return rows.map((r) => ({
+    cve: r.cve,
+    title: r.title,
+    cvss: r.cvss === null ? null : Number(r.cvss),
+    deviceCount: Number(r.devices),
+  }));
 }
 
 /**
@@ -118,7 +152,7 @@ export async function setRemediationStatus(
   if (input.cves.length === 0 || input.deviceIds.length === 0) return;
   const isRemediated = input.status === 'remediated';
   // The device list travels as one array literal, however many devices.
-  const devices = `{${input.deviceIds.map((id) => Math.trunc(id)).join(',')}}`;
+  const devices = arrays.int(input.deviceIds);
   const onlyFrom =
     input.status === 'open' ? sql`and status = 'remediating'` : isRemediated ? sql`` : sql`and status <> 'remediated'`;
   await exec.execute(sql`
@@ -136,6 +170,56 @@ export async function setRemediationStatus(
     insert into cve_events (organization_id, cve, device_id, status, cause, at)
     select ${input.zoneId}::int, cve, device_id, ${input.status}::text, ${input.cause}::text, ${ts(input.at)}
       from changed
+  `);
+}
+
+/**
+ * `remediating` for the states the jobs of many tasks cover, in one statement: what
+ * setRemediationStatus does task after task, where a (cve, device) several tasks cover changes
+ * once and its event names the first of them (`tasks` order). Each task's devices and CVEs
+ * travel as two pairs of arrays joined by the task's position, not as every CVE on every device.
+ */
+export async function setRemediatingForTasks(
+  exec: Exec,
+  input: { zoneId: number; tasks: Array<{ taskId: number; deviceIds: number[]; cves: string[] }>; at: Date },
+): Promise<void> {
+  const jobOrd: number[] = [];
+  const jobDevice: number[] = [];
+  const cveOrd: number[] = [];
+  const cves: string[] = [];
+  input.tasks.forEach((task, i) => {
+    for (const id of task.deviceIds) {
+      jobOrd.push(i + 1);
+      jobDevice.push(id);
+    }
+    for (const cve of task.cves) {
+      cveOrd.push(i + 1);
+      cves.push(cve);
+    }
+  });
+  if (jobOrd.length === 0 || cves.length === 0) return;
+  const taskIds = input.tasks.map((t) => t.taskId);
+  await exec.execute(sql`
+    with jd as (select * from unnest(${arrays.int(jobOrd)}::int[], ${arrays.int(jobDevice)}::int[]) as j(ord, device_id)),
+    tc as (select * from unnest(${arrays.int(cveOrd)}::int[], ${textArray(cves)}) as c(ord, cve)),
+    hit as (
+      select distinct on (s.cve, s.device_id) s.cve, s.device_id, tc.ord
+        from cve_device_states s
+        join jd on jd.device_id = s.device_id
+        join tc on tc.ord = jd.ord and tc.cve = s.cve
+       where s.organization_id = ${input.zoneId}::int and s.status not in ('remediating', 'remediated')
+       order by s.cve, s.device_id, tc.ord
+    ),
+    changed as (
+      update cve_device_states s set status = 'remediating', remediated_at = null, updated_at = ${ts(input.at)}
+        from hit
+       where s.organization_id = ${input.zoneId}::int and s.cve = hit.cve and s.device_id = hit.device_id
+      returning s.cve, s.device_id, hit.ord
+    )
+    insert into cve_events (organization_id, cve, device_id, status, cause, at)
+    select ${input.zoneId}::int, cve, device_id, 'remediating',
+           'task:' || (${arrays.int(taskIds)}::int[])[ord], ${ts(input.at)}
+      from changed order by ord, cve, device_id
   `);
 }
 

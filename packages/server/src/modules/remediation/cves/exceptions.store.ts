@@ -4,7 +4,8 @@ import type { CveExceptionKind } from '@patchwell/core/remediation/cves.schema';
 import type { Db } from '../../../db/client';
 import { queryRows } from '../../../db/raw';
 import { cveExceptions } from '../../../db/remediation.schema';
-import { devices, users } from '../../../db/schema';
+import { users } from '../../../db/schema';
+import { devices } from '../../../db/devices.schema';
 import { ts, type Exec, type Tx } from './cves.store';
 
 /**

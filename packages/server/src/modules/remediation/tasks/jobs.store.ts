@@ -2,9 +2,9 @@ import { and, asc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { JobStatus } from '@patchwell/core/remediation/tasks.schema';
 import type { Db } from '../../../db/client';
-import { queryRows } from '../../../db/raw';
+import { arrays, queryRows, queryRowsAsJson } from '../../../db/raw';
 import { remediationJobs, remediationTasks } from '../../../db/remediation.schema';
-import { deviceCommands, devices } from '../../../db/schema';
+import { deviceCommands, devices } from '../../../db/devices.schema';
 import type { JobRow, Tx } from './tasks.store';
 
 /**
@@ -91,29 +91,37 @@ export async function findJobsAfter(db: Db, taskId: number, after: number, limit
   return rows.map((r) => ({ ...r.job, hostname: r.hostname, ipAddrsPrivate: r.ipAddrsPrivate }));
 }
 
-/** What executing needs of each job of a task: its device's OS and whether it was removed. */
-export async function findJobTargets(
-  tx: Tx,
-  taskId: number,
-): Promise<{ jobId: number; deviceId: number; osFamily: OsFamily; removed: boolean }[]> {
-  return tx
-    .select({
-      jobId: remediationJobs.id,
-      deviceId: remediationJobs.deviceId,
-      osFamily: devices.osFamily,
-      removed: sql<boolean>`${devices.removedAt} is not null`,
-    })
-    .from(remediationJobs)
-    .innerJoin(devices, eq(devices.id, remediationJobs.deviceId))
-    .where(and(eq(remediationJobs.taskId, taskId), inArray(remediationJobs.status, OPEN)))
-    .orderBy(asc(remediationJobs.id));
+export type JobTarget = {
+  taskId: number;
+  jobId: number;
+  deviceId: number;
+  patchNames: string[] | null;
+  osFamily: OsFamily;
+  removed: boolean;
+};
+
+/**
+ * What executing needs of each open job of the tasks: its device's OS and whether it was
+ * removed. Read as one JSON value (a big batch has 20,000 jobs; see queryRowsAsJson).
+ */
+export async function findJobTargets(tx: Tx, taskIds: number[]): Promise<JobTarget[]> {
+  if (!taskIds.length) return [];
+  return queryRowsAsJson<JobTarget>(
+    tx as unknown as Db,
+    sql`select j.task_id as "taskId", j.id as "jobId", j.device_id as "deviceId", j.patch_names as "patchNames",
+               d.os_family as "osFamily", d.removed_at is not null as removed
+          from ${remediationJobs} j
+          join ${devices} d on d.id = j.device_id
+         where j.task_id = any(${arrays.int(taskIds)}::int[]) and j.status = any(${arrays.text(OPEN)}::text[])`,
+    sql`q."taskId", q."jobId"`,
+  );
 }
 
 /** Gives jobs their queued commands (pairs in the same order), in one statement per 10,000. */
 export async function setJobCommands(tx: Tx, jobIds: number[], commandIds: number[]): Promise<void> {
   for (let i = 0; i < jobIds.length; i += 10_000) {
-    const jobs = `{${jobIds.slice(i, i + 10_000).join(',')}}`;
-    const commands = `{${commandIds.slice(i, i + 10_000).join(',')}}`;
+    const jobs = arrays.int(jobIds.slice(i, i + 10_000));
+    const commands = arrays.int(commandIds.slice(i, i + 10_000));
     await tx.execute(sql`
       update ${remediationJobs} j set command_id = v.command_id
         from unnest(${jobs}::bigint[], ${commands}::int[]) as v(job_id, command_id)

@@ -1,63 +1,29 @@
-import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
-import type { Task, TaskActionBody } from '@patchwell/core/remediation/tasks.schema';
+import type {
+  Task,
+  TaskActionBody,
+  TaskExecuteBody,
+  TaskExecuteResult,
+} from '@patchwell/core/remediation/tasks.schema';
 import type { AppContext } from '../../../context';
 import type { Authz } from '../../../domain/authz';
 import { AppError, appError, notFound } from '../../../domain/errors';
 import { logActivity } from '../../activity/activity.service';
 import type { CommandEvents } from '../../commands/commands.events';
-import {
-  cancelCommands,
-  commandTiming,
-  queuePreparedCommands,
-  reserveCommandIds,
-  type NewCommand,
-  type Waker,
-} from '../../commands/commands.service';
-import { catalogueWorklet } from '../../worklets/worklet-catalog.service';
+import { cancelCommands, type Waker } from '../../commands/commands.service';
 import type { ZoneRow } from '../../zones/zones.store';
 import { recordRemediationOutcomes } from '../cves/cves.service';
-import { cancelOpenJobs, closeJobsUnrun, findJobTargets, findOpenJobCommands, setJobCommands } from './jobs.store';
+import { cancelOpenJobs, findOpenJobCommands } from './jobs.store';
+import { dispatchLockedTasks } from './task-dispatch.service';
 import { requireTaskZone, taskView } from './tasks.service';
-import {
-  closeTaskIfDone,
-  deleteTaskRows,
-  lockTasks,
-  setTaskCanceled,
-  setTaskInProgress,
-  type TaskRow,
-} from './tasks.store';
+import { deleteTaskRows, lockBatchTasks, lockTasks, setTaskCanceled } from './tasks.store';
 
 /**
  * Executing, cancelling and deleting remediation tasks. Executing queues one device command
- * per job, once: the task's row lock makes a second execute (a retry, another tab, another
- * node) wait and then find the task no longer pending. A one-time task runs now and without
- * user notifications, so its commands carry no notice and no reboot behaviour.
+ * per job, once (task-dispatch.service.ts): the tasks' row locks make a second execute (a
+ * retry, another tab, another node) wait and then find them no longer pending.
  */
 
 export type TasksCtx = AppContext & { agents: Waker; commandEvents: CommandEvents };
-
-/** The task's devices by OS family need the same command, except a worklet's devices of another OS. */
-type Plan = { type: AgentCommandType; argsFor(osFamily: string): AgentCommandArgs | string };
-
-/** What executing the task runs on a device, or why it cannot run there (a string). */
-function planOf(task: TaskRow): Plan {
-  if (task.kind === 'patch-now') {
-    if (!task.patchName) throw appError('tasks.patch_missing');
-    // The devices' Patch-now and patch policies install named updates the same way.
-    const args: AgentCommandArgs = { names: [task.patchName] };
-    return { type: 'install_updates', argsFor: () => args };
-  }
-  const worklet = task.workletId ? catalogueWorklet(task.workletId) : null;
-  if (!worklet) throw appError('tasks.worklet_invalid');
-  const args: AgentCommandArgs = { language: worklet.language, script: worklet.remediation_code, purpose: 'remediate' };
-  return {
-    type: 'run_script',
-    argsFor: (osFamily) =>
-      osFamily === worklet.os_family
-        ? args
-        : `The worklet ${worklet.name} is written for ${worklet.os_family} devices; this device runs ${osFamily}.`,
-  };
-}
 
 /** Task.execute in the path's zone, refused with the spec's text. */
 async function requireExecute(ctx: AppContext, authz: Authz, orgId: number, o: number | undefined): Promise<ZoneRow> {
@@ -113,66 +79,46 @@ export async function executeTask(
     const [task] = await lockTasks(tx, zone.id, [taskId]);
     if (!task) throw notFound();
     if (task.status !== 'pending') throw appError('tasks.not_pending');
-    const plan = planOf(task);
-    const targets = await findJobTargets(tx, task.id);
-    const removed = targets.filter((t) => t.removed).map((t) => t.jobId);
-    const runs: { jobId: number; deviceId: number; args: AgentCommandArgs }[] = [];
-    const unfit: { jobId: number; deviceId: number; why: string }[] = [];
-    for (const t of targets) {
-      if (t.removed) continue;
-      const args = plan.argsFor(t.osFamily);
-      if (typeof args === 'string') unfit.push({ jobId: t.jobId, deviceId: t.deviceId, why: args });
-      else runs.push({ jobId: t.jobId, deviceId: t.deviceId, args });
-    }
-    const ids = await reserveCommandIds(tx, runs.length);
-    const timing = commandTiming(plan.type, now);
-    await queuePreparedCommands(
-      tx,
-      runs.map((r, i): NewCommand => ({
-        id: ids[i]!,
-        deviceId: r.deviceId,
-        organizationId: zone.id,
-        type: plan.type,
-        args: r.args,
-        createdBy: authz.userId,
-        policyResultId: null,
-        ...timing,
-      })),
-    );
-    await setJobCommands(
-      tx,
-      runs.map((r) => r.jobId),
-      ids,
-    );
-    await closeJobsUnrun(tx, removed, 'canceled', 'The device was removed before the task was executed.', now);
-    // One statement per reason (one per other OS family), not per device.
-    for (const why of new Set(unfit.map((u) => u.why))) {
-      const jobIds = unfit.filter((u) => u.why === why).map((u) => u.jobId);
-      await closeJobsUnrun(tx, jobIds, 'error', why, now);
-    }
-    await setTaskInProgress(tx, task.id, authz.userId, now);
-    const cve = { zoneId: zone.id, cves: task.cves, taskId: task.id, at: now };
-    await recordRemediationOutcomes(tx, { ...cve, deviceIds: runs.map((r) => r.deviceId), outcome: 'remediating' });
-    await recordRemediationOutcomes(tx, {
-      ...cve,
-      deviceIds: unfit.map((u) => u.deviceId),
-      outcome: 'remediation_failed',
-    });
-    await logActivity(
-      ctx,
-      authz,
-      zone.id,
-      'task.execute',
-      { type: 'task', id: task.id },
-      { title: task.title, devices: runs.length, removed_devices: removed.length, other_os_devices: unfit.length },
-      tx,
-    );
-    // Nothing to run (every device removed): the task is done now.
-    if (!runs.length) await closeTaskIfDone(tx, task.id, now);
-    return runs.map((r) => r.deviceId);
+    return dispatchLockedTasks(ctx, authz, tx, zone.id, [task], now);
   });
   if (wake.length) await ctx.agents.wake(wake);
   return taskView(ctx, zone.id, taskId);
+}
+
+/**
+ * `POST /api/orgs/{orgId}/tasks/execute` (Task.execute): executes many tasks in one
+ * transaction, named by `ids` (every one the zone's, else 404, and pending, else 409
+ * `tasks.not_pending`: nothing is queued) or by `batch_id` (the batch's pending tasks; those
+ * already executed or canceled are left as they are; a batch without tasks in the zone is 404).
+ */
+export async function executeTasks(
+  ctx: TasksCtx,
+  authz: Authz,
+  orgId: number,
+  o: number | undefined,
+  body: TaskExecuteBody,
+): Promise<TaskExecuteResult> {
+  const zone = await requireExecute(ctx, authz, orgId, o);
+  const now = ctx.clock.now();
+  const { executed, wake } = await ctx.db.transaction(async (tx) => {
+    let tasks;
+    if (body.batch_id !== undefined) {
+      const ofBatch = await lockBatchTasks(tx, zone.id, body.batch_id);
+      if (!ofBatch.length) throw notFound();
+      tasks = ofBatch.filter((task) => task.status === 'pending');
+    } else {
+      const unique = [...new Set(body.ids)];
+      tasks = await lockTasks(tx, zone.id, unique);
+      if (tasks.length !== unique.length) throw notFound();
+      if (tasks.some((task) => task.status !== 'pending')) throw appError('tasks.not_pending');
+    }
+    return {
+      executed: tasks.map((task) => task.id),
+      wake: await dispatchLockedTasks(ctx, authz, tx, zone.id, tasks, now),
+    };
+  });
+  if (wake.length) await ctx.agents.wake(wake);
+  return { task_ids: executed, device_count: wake.length };
 }
 
 /**

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXTS } from '@patchwell/core/texts';
 import { activityLog } from '../../../db/policies.schema';
-import { deviceCommands } from '../../../db/schema';
+import { deviceCommands } from '../../../db/devices.schema';
 import { sweepOverdueCommands } from '../../commands/commands.sweep';
 import { COMMAND_TIMEOUTS_S } from '../../commands/commands.timing';
 import { findWorkletCatalogEntry } from '../../worklets/worklet-catalog.loader';
@@ -106,6 +106,24 @@ describe('PATCH /api/orgs/:orgId/tasks/:taskId {action: execute}', () => {
     for (const device of fleet) expect(await cveStatus(t, z.o, cve, device.id)).toBe('remediated');
     const events = await t.db.select().from(activityLog).where(eq(activityLog.action, 'task.execute'));
     expect(events.find((e) => e.objectId === String(id))).toMatchObject({ userId: z.user.id });
+  });
+
+  it('installs on each device of a fix the versions that device reported', async () => {
+    const fleet = await devices(2, 'windows');
+    const cu = '2026-11 Cumulative Update for Windows 11 for x64-based Systems';
+    const names = { [fleet[0]!.id]: [`${cu} (KB5046617)`], [fleet[1]!.id]: [`${cu} (KB5046633)`] };
+    const id = await oneTask({ patchName: cu, deviceIds: fleet.map((d) => d.id), devicePatches: names });
+    const listed = await jobs(id);
+    expect(
+      Object.fromEntries(
+        listed.data.map((j: { device_id: number; patch_names: string[] }) => [j.device_id, j.patch_names]),
+      ),
+    ).toEqual(names);
+    expect((await act(id, 'execute')).status).toBe(200);
+    for (const device of fleet) {
+      const commands = await commandsOf(t, device);
+      expect(commands).toMatchObject([{ type: 'install_updates', args: { names: names[device.id] } }]);
+    }
   });
 
   it('is partially executed when some devices fail, keeping the end of their output', async () => {

@@ -4,7 +4,9 @@ import { startPeriodic, type PeriodicTask } from '../../../periodic';
 import type { CommandFinished } from '../../commands/commands.events';
 import { recordRemediationOutcome, recordRemediationOutcomes } from '../cves/cves.service';
 import { finishJobOfCommand, syncFinishedJobs, syncStartedJobs, type FinishedJob } from './jobs.store';
-import { closeDoneTasks, closeTaskIfDone } from './tasks.store';
+import { enqueueWebhookEvent } from '../../webhooks/webhooks.service';
+import type { Exec } from '../../commands/commands.store';
+import { closeDoneTasks, closeTaskIfDone, countJobsOf, type ExecutedTask } from './tasks.store';
 
 /**
  * How remediation jobs learn their commands' outcomes, as the policy engine does: a result
@@ -61,8 +63,39 @@ export async function applyTaskCommandResult(ctx: Ctx, { command, result, at }: 
   const cve = { zoneId: job.organizationId, cves: job.cves, taskId: job.taskId, at };
   if (outcome === 'open') await recordRemediationOutcomes(ctx.db, { ...cve, deviceIds: [job.deviceId], outcome });
   else await recordRemediationOutcome(ctx.db, { ...cve, deviceId: job.deviceId, outcome });
-  // Outside a transaction on purpose: of two last jobs finishing at once, the later commit sees the other.
-  await closeTaskIfDone(ctx.db, job.taskId, at);
+  // Apart from the job's transaction on purpose: of two last jobs finishing at once, the
+  // later commit sees the other. The close and its webhook event commit together.
+  await ctx.db.transaction(async (tx) => announceExecuted(tx, await closeTaskIfDone(tx, job.taskId, at), at));
+}
+
+/** The webhooks' `task.executed` for tasks that just became executed, in the closing transaction. */
+export async function announceExecuted(tx: Exec, tasks: ExecutedTask[], at: Date): Promise<number> {
+  if (!tasks.length) return 0;
+  const jobs = await countJobsOf(
+    tx,
+    tasks.map((t) => t.id),
+  );
+  for (const task of tasks) {
+    await enqueueWebhookEvent(
+      tx,
+      task.organizationId,
+      'task.executed',
+      {
+        task: {
+          id: task.id,
+          title: task.title,
+          kind: task.kind,
+          severity: task.severity,
+          cves: task.cves,
+          batch_id: task.batchId,
+          executed_at: task.executedAt?.toISOString() ?? null,
+        },
+        jobs: jobs.get(task.id) ?? {},
+      },
+      at,
+    );
+  }
+  return tasks.length;
 }
 
 export type TaskSyncReport = { started: number; finished: number; tasksDone: number };
@@ -107,7 +140,7 @@ export async function syncTaskJobs(ctx: Ctx): Promise<TaskSyncReport> {
   }
   let tasksDone = 0;
   do {
-    n = await closeDoneTasks(ctx.db, at, SYNC_BATCH);
+    n = await ctx.db.transaction(async (tx) => announceExecuted(tx, await closeDoneTasks(tx, at, SYNC_BATCH), at));
     tasksDone += n;
   } while (n === SYNC_BATCH);
   return { started, finished, tasksDone };

@@ -6,6 +6,8 @@ import {
   ZTask,
   ZTaskActionBody,
   ZTaskDeleteBody,
+  ZTaskExecuteBody,
+  ZTaskExecuteResult,
   ZTaskJobList,
   ZTaskJobsQuery,
   ZTaskList,
@@ -19,7 +21,7 @@ import { requireAuthz } from '../../../http/authz';
 import { csvCell } from '../../../http/csv';
 import { sendIdempotent } from '../../../http/idempotent-reply';
 import { IDEMPOTENCY_DOC, idempotent } from '../../idempotency/idempotency.service';
-import { actOnTask, deleteTasks, requireTaskAction, type TasksCtx } from './task-actions.service';
+import { actOnTask, deleteTasks, executeTasks, requireTaskAction, type TasksCtx } from './task-actions.service';
 import { exportTaskCsv, getTask, listTaskJobs, listTasks, type TaskCsvRow } from './tasks.service';
 
 const tags = ['remediation'];
@@ -81,6 +83,41 @@ export async function tasksRoutes(root: FastifyInstance, ctx: TasksCtx): Promise
     async (request, reply) => {
       await deleteTasks(ctx, requireAuthz(request), request.params.orgId, request.query.o, request.body.ids);
       return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/orgs/:orgId/tasks/execute',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'Execute many tasks at once',
+        description:
+          'Task.execute. `{ids}`: these tasks, every one the zone’s (else 404) and pending (else 409 ' +
+          '`tasks.not_pending`); `{batch_id}`: every pending task of the accepted batch (those executed or ' +
+          'canceled are left; a batch with no tasks in the zone is 404). One transaction: every device command is ' +
+          'queued, or none. Runs now, without user notifications, as executing each task would.' +
+          IDEMPOTENCY_DOC,
+        security,
+        params: ZOrgParams,
+        querystring: ZZoneQuery,
+        body: ZTaskExecuteBody,
+        response: { 200: ZTaskExecuteResult, ...errors, 409: ZApiError, 422: ZApiError },
+      },
+    },
+    async (request, reply) => {
+      const authz = requireAuthz(request);
+      const { orgId } = request.params;
+      const { o } = request.query;
+      const answer = await idempotent(
+        ctx,
+        request,
+        { userId: authz.userId, zoneId: orgId },
+        async () => ({ status: 200, body: await executeTasks(ctx, authz, orgId, o, request.body) }),
+        () => requireTaskAction(ctx, authz, orgId, o, 'execute'),
+      );
+      return sendIdempotent(reply, answer);
     },
   );
 

@@ -49,6 +49,8 @@ export type SolutionForTask = {
   severity: RemediationSeverity;
   cves: string[];
   deviceIds: number[];
+  /** A fix's exact patches by device id (each device's job installs its own). */
+  devicePatches: Record<string, string[]>;
 };
 
 /**
@@ -92,6 +94,7 @@ export async function createTasksForBatch(
         taskId: task.id,
         organizationId: input.zoneId,
         deviceId,
+        patchNames: input.solutions[i]!.devicePatches[String(deviceId)] ?? null,
       })),
     ),
   );
@@ -171,6 +174,7 @@ function toJob(row: JobWithDevice): TaskJob {
     device_id: row.deviceId,
     hostname: row.hostname,
     ip_addrs_private: row.ipAddrsPrivate,
+    patch_names: row.patchNames,
     status: row.status,
     remediation_status: remediationStatusOf(row),
     exit_code: row.exitCode,

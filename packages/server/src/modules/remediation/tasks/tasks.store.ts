@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { RemediationSeverity, ScannerSource } from '@patchwell/core/remediation/scanners.schema';
 import type { TaskStatus } from '@patchwell/core/remediation/tasks.schema';
 import type { Db } from '../../../db/client';
+import { arrays } from '../../../db/raw';
 import { remediationJobs, remediationTasks } from '../../../db/remediation.schema';
 import { users } from '../../../db/schema';
 
@@ -46,14 +47,23 @@ export async function insertTasks(exec: Exec, tasks: NewTask[]): Promise<TaskRow
   return rows;
 }
 
-/** One pending job per (task, device). */
+/**
+ * One pending job per (task, device). Each column travels as one array (a job's patch names
+ * as one text[] literal), so a statement carries four parameters whatever its jobs.
+ */
 export async function insertJobs(
   exec: Exec,
-  jobs: Array<{ taskId: number; organizationId: number; deviceId: number }>,
+  jobs: Array<{ taskId: number; organizationId: number; deviceId: number; patchNames: string[] | null }>,
 ): Promise<void> {
-  // Chunked: a solution may cover 10,000 devices and a statement holds at most 65,535 parameters.
-  for (let i = 0; i < jobs.length; i += 5000) {
-    await exec.insert(remediationJobs).values(jobs.slice(i, i + 5000));
+  for (let i = 0; i < jobs.length; i += 10_000) {
+    const chunk = jobs.slice(i, i + 10_000);
+    await exec.execute(sql`
+      insert into ${remediationJobs} (task_id, organization_id, device_id, patch_names)
+      select task_id, organization_id, device_id, patch_names::text[]
+        from unnest(${sql.param(chunk.map((j) => j.taskId))}::int[], ${sql.param(chunk.map((j) => j.organizationId))}::int[],
+          ${sql.param(chunk.map((j) => j.deviceId))}::int[],
+          ${sql.param(chunk.map((j) => (j.patchNames ? arrays.text(j.patchNames) : null)))}::text[])
+          as j(task_id, organization_id, device_id, patch_names)`);
   }
 }
 
@@ -149,11 +159,22 @@ export async function lockTasks(tx: Tx, zoneId: number, ids: number[]): Promise<
     .for('update');
 }
 
-export async function setTaskInProgress(tx: Tx, taskId: number, userId: number, at: Date): Promise<void> {
+export async function setTasksInProgress(tx: Tx, taskIds: number[], userId: number, at: Date): Promise<void> {
+  if (!taskIds.length) return;
   await tx
     .update(remediationTasks)
     .set({ status: 'in_progress', executedBy: userId, executedAt: at, updatedAt: at })
-    .where(eq(remediationTasks.id, taskId));
+    .where(inArray(remediationTasks.id, taskIds));
+}
+
+/** The zone's tasks of batch `batchId`, locked for executing them, by id. */
+export async function lockBatchTasks(tx: Tx, zoneId: number, batchId: number): Promise<TaskRow[]> {
+  return tx
+    .select()
+    .from(remediationTasks)
+    .where(and(eq(remediationTasks.organizationId, zoneId), eq(remediationTasks.batchId, batchId)))
+    .orderBy(asc(remediationTasks.id))
+    .for('update');
 }
 
 export async function setTaskCanceled(tx: Tx, taskId: number, at: Date): Promise<void> {
@@ -167,17 +188,59 @@ const NO_OPEN_JOB = sql`not exists (select 1 from ${remediationJobs} j
   where j.task_id = ${remediationTasks.id} and j.status in ('pending', 'in_progress'))`;
 
 /** An in-progress task whose jobs are all finished becomes `executed`; returns whether it did. */
-export async function closeTaskIfDone(exec: Exec, taskId: number, at: Date): Promise<boolean> {
-  const rows = await exec
+export async function closeTaskIfDone(exec: Exec, taskId: number, at: Date): Promise<ExecutedTask[]> {
+  return exec
     .update(remediationTasks)
     .set({ status: 'executed', updatedAt: at })
     .where(and(eq(remediationTasks.id, taskId), eq(remediationTasks.status, 'in_progress'), NO_OPEN_JOB))
-    .returning({ id: remediationTasks.id });
-  return rows.length > 0;
+    .returning(EXECUTED_FIELDS);
+}
+
+const EXECUTED_FIELDS = {
+  id: remediationTasks.id,
+  organizationId: remediationTasks.organizationId,
+  title: remediationTasks.title,
+  kind: remediationTasks.kind,
+  severity: remediationTasks.severity,
+  cves: remediationTasks.cves,
+  batchId: remediationTasks.batchId,
+  executedAt: remediationTasks.executedAt,
+};
+/** A task that just became `executed`: what its `task.executed` webhook event says. */
+export type ExecutedTask = {
+  id: number;
+  organizationId: number;
+  title: string;
+  kind: string;
+  severity: string;
+  cves: string[];
+  batchId: number | null;
+  executedAt: Date | null;
+};
+
+/** Jobs of each task by status. */
+export async function countJobsOf(exec: Exec, taskIds: number[]): Promise<Map<number, Record<string, number>>> {
+  const counts = new Map<number, Record<string, number>>();
+  if (!taskIds.length) return counts;
+  const rows = await exec
+    .select({
+      taskId: remediationJobs.taskId,
+      status: remediationJobs.status,
+      n: sql<number>`count(*)`.mapWith(Number),
+    })
+    .from(remediationJobs)
+    .where(inArray(remediationJobs.taskId, taskIds))
+    .groupBy(remediationJobs.taskId, remediationJobs.status);
+  for (const r of rows) {
+    const c = counts.get(r.taskId) ?? {};
+    c[r.status] = r.n;
+    counts.set(r.taskId, c);
+  }
+  return counts;
 }
 
 /** Every in-progress task with no open job left becomes `executed` (up to `limit`); returns how many. */
-export async function closeDoneTasks(db: Db, at: Date, limit: number): Promise<number> {
+export async function closeDoneTasks(db: Exec, at: Date, limit: number): Promise<ExecutedTask[]> {
   const done = db
     .select({ id: remediationTasks.id })
     .from(remediationTasks)
@@ -188,8 +251,8 @@ export async function closeDoneTasks(db: Db, at: Date, limit: number): Promise<n
     .update(remediationTasks)
     .set({ status: 'executed', updatedAt: at })
     .where(and(inArray(remediationTasks.id, done), eq(remediationTasks.status, 'in_progress')))
-    .returning({ id: remediationTasks.id });
-  return rows.length;
+    .returning(EXECUTED_FIELDS);
+  return rows;
 }
 
 /** Deletes the tasks (their jobs go with them). */

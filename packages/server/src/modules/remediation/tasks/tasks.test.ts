@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMEDIATION_DEADLINES_DEFAULT } from '@patchwell/core/remediation/cves.schema';
 import { activityLog } from '../../../db/policies.schema';
-import { deviceCommands } from '../../../db/schema';
+import { deviceCommands } from '../../../db/devices.schema';
 import { startTestApp, type TestApp } from '../../../test/app';
 import { checkinAs, flushLastSeen, type EnrolledDevice } from '../../../test/agents';
 import { call, clientFor, cookieFor } from '../../../test/authz-helpers';

@@ -5,6 +5,7 @@ import { CONSOLE_TEXTS } from '../../../texts';
 import type { TableQueryControls } from '../../../ui/table/useTableQuery';
 import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
 import type { DeviceFilter } from '../device-filters';
+import { DASHBOARD_CRITICAL_DAYS } from '@patchwell/core/reports/dashboard.schema';
 
 const T = CONSOLE_TEXTS.devices;
 const any = { value: '', label: CONSOLE_TEXTS.table.any };
@@ -70,6 +71,9 @@ export function DeviceFilters({ table, groups }: DeviceFiltersProps) {
         { value: 'compliant', label: CONSOLE_TEXTS.compliance.compliant! },
         { value: 'pending', label: CONSOLE_TEXTS.compliance.pending! },
         { value: 'needs_attention', label: CONSOLE_TEXTS.compliance.needs_attention! },
+      ])}
+      {select('critical_older_than', T.criticalPatches, [
+        { value: String(DASHBOARD_CRITICAL_DAYS), label: T.criticalOlderThan(DASHBOARD_CRITICAL_DAYS) },
       ])}
       <TextInput
         label={T.tag}

@@ -1,5 +1,4 @@
-import { DATE_RANGE_PRESETS } from '@patchwell/core/activity/activity.schema';
-import { utcDay } from '@patchwell/core/activity/date-range';
+import { DATE_RANGE_PRESETS, utcDay } from '@patchwell/core/reports/date-range';
 import type { ZoneUser } from '@patchwell/core/users/users.schema';
 import { Button, CloseButton, Group, NativeSelect, Pill, TextInput } from '@mantine/core';
 import type { TableQueryControls } from '../../../ui/table/useTableQuery';

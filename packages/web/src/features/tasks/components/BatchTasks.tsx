@@ -1,5 +1,5 @@
 import { TEXTS } from '@patchwell/core/texts';
-import { Alert, Loader, Stack } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
 import type { Can } from '../../../app/access';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { usePaging } from '../../../ui/PagedQueryTable';
@@ -9,11 +9,14 @@ import { TASK_TEXTS as T } from '../tasks.texts';
 import { useTaskActions } from '../useTaskActions';
 import { TaskTable } from './TaskTable';
 
-/** The tasks an accepted batch created, with execute, cancel, CSV and delete; refreshes while one runs. */
+/** The tasks an accepted batch created, with execute (one, or all pending at once), cancel, CSV and delete; refreshes while one runs. */
 export function BatchTasks({ zoneId, batchId, can }: { zoneId: number; batchId: number; can: Can }) {
   const paging = usePaging();
   const tasks = useTasks(zoneId, { batch_id: batchId, sort: 'status:asc', ...paging.apiQuery });
+  // Only the count: whether "Execute all" has anything to run.
+  const pending = useTasks(zoneId, { batch_id: batchId, 'status:equals': 'pending', limit: 1 });
   const actions = useTaskActions(zoneId, can);
+  const pendingCount = pending.data?.size ?? 0;
   if (tasks.isError)
     return (
       <Alert color="red" role="alert">
@@ -23,6 +26,13 @@ export function BatchTasks({ zoneId, batchId, can }: { zoneId: number; batchId: 
   if (!tasks.data) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
   return (
     <Stack gap="sm">
+      {pendingCount > 0 && (
+        <Group justify="flex-end">
+          <Button size="sm" onClick={() => actions.executeBatch(batchId, pendingCount)}>
+            {T.executeAll(pendingCount)}
+          </Button>
+        </Group>
+      )}
       <TaskTable zoneId={zoneId} tasks={tasks.data.data} actions={actions} label={T.batchTasks} />
       <TablePager
         empty={tasks.data.size === 0 ? T.noMatch : null}

@@ -14,6 +14,7 @@ import { JobResultBadge, RemediationStatusBadge } from './RemediationBadges';
 const COLUMNS = [
   { key: 'device', header: T.device },
   { key: 'ip', header: T.privateIp },
+  { key: 'updates', header: T.jobUpdates },
   { key: 'result', header: T.result },
   { key: 'remediation', header: T.remediationStatus },
   { key: 'exit', header: T.exitCode },
@@ -54,7 +55,7 @@ export function TaskJobs({ zoneId, taskId, isRunning }: { zoneId: number; taskId
         columns={COLUMNS}
         rowKey={(j) => j.id}
         empty={T.noJobs}
-        minWidth={960}
+        minWidth={1080}
         renderCells={(j) => (
           <>
             <Table.Td>
@@ -67,6 +68,8 @@ export function TaskJobs({ zoneId, taskId, isRunning }: { zoneId: number; taskId
               </Anchor>
             </Table.Td>
             <Table.Td>{j.ip_addrs_private.join(', ') || '—'}</Table.Td>
+            {/* A fix's versions differ per device: what this device's job installs. */}
+            <Table.Td>{j.patch_names?.join(', ') || '—'}</Table.Td>
             <Table.Td>
               <JobResultBadge status={j.status} />
             </Table.Td>

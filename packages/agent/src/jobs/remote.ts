@@ -1,0 +1,76 @@
+import type { RemoteSessionCommand } from '@patchwell/core/remote/remote-sessions.schema';
+import type { AgentApi } from '../api/client.js';
+import type { Platform } from '../platform/platform.js';
+import { bridgeToPty, bridgeToTcp } from '../remote/tunnel.js';
+
+/**
+ * A `remote_session` command (decision 0016): ask the signed-in user unless the zone allows
+ * unattended access, report the answer, then open the outbound tunnel and join it to the
+ * screen (a loopback VNC server) or a shell under a pseudo-terminal. The command's result is
+ * posted once the tunnel is open; the session itself runs on in the background until either
+ * end closes it.
+ */
+
+export type RemoteOutcome = { status: 'success' | 'error'; message: string; data: Record<string, unknown> };
+
+export type RemoteJobContext = {
+  platform: Platform;
+  api: AgentApi;
+  /** A shell can change the machine, so it needs the agent's --allow-changes. */
+  allowChanges: boolean;
+  /** Where a background session's failure is told (the run loop's log). */
+  log?: (line: string) => void;
+  /** The shell's program (default `$SHELL`, else /bin/bash). */
+  shell?: string;
+};
+
+const consentText = (kind: RemoteSessionCommand['kind']) =>
+  kind === 'shell'
+    ? 'An administrator asks to open a remote shell on this computer. Allow?'
+    : 'An administrator asks to see and control your screen. Allow?';
+
+/** Seconds the user has to answer (the server waits two minutes for the answer). */
+const CONSENT_TIMEOUT_S = 90;
+
+export async function runRemoteSession(remote: RemoteSessionCommand, ctx: RemoteJobContext): Promise<RemoteOutcome> {
+  const { session_id: id, kind } = remote;
+  const refuse = async (message: string) => {
+    await ctx.api.postRemoteConsent(id, false);
+    return { status: 'success' as const, message, data: { consent: 'refused' } };
+  };
+  if (kind === 'shell' && !ctx.allowChanges) return refuse('The remote shell needs the agent’s --allow-changes.');
+  if (kind === 'control' && !ctx.platform.remoteDesktop)
+    return refuse('Remote control is not available on this device.');
+  if (remote.ask_consent) {
+    const answer = await (ctx.platform.notifier?.show({
+      message: consentText(kind),
+      timeoutS: CONSENT_TIMEOUT_S,
+      periodsH: [],
+      proceedLabel: 'Allow',
+      requireChoice: true,
+    }) ?? Promise.resolve({ shown: false as const, reason: 'this platform cannot ask the user' }));
+    const granted = answer.shown && answer.answer === 'proceed' && !answer.note;
+    if (!granted) return refuse(answer.shown ? `The user answered ${answer.answer}.` : answer.reason);
+    await ctx.api.postRemoteConsent(id, true);
+  }
+  const desktop = kind === 'control' ? await ctx.platform.remoteDesktop!() : null;
+  let socket;
+  try {
+    socket = await ctx.api.openRemoteTunnel(id);
+  } catch (err) {
+    await desktop?.stop();
+    return { status: 'error', message: `The tunnel did not open: ${(err as Error).message}`, data: { kind } };
+  }
+  const bridged = desktop
+    ? bridgeToTcp(socket, desktop.port).finally(() => desktop.stop())
+    : bridgeToPty(socket, { shell: ctx.shell ?? process.env.SHELL ?? '/bin/bash' });
+  bridged.then(
+    () => ctx.log?.(`remote session ${id}: ended`),
+    (err: unknown) => ctx.log?.(`remote session ${id}: ${(err as Error).message}`),
+  );
+  return {
+    status: 'success',
+    message: `Remote ${kind} session ${id} open.`,
+    data: { kind, consent: remote.ask_consent ? 'granted' : 'unattended' },
+  };
+}

@@ -1,0 +1,378 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  REMOTE_CONSENT_TIMEOUT_S,
+  REMOTE_IDLE_MINUTES_DEFAULT,
+  REMOTE_JOIN_TIMEOUT_S,
+  REMOTE_TEXTS,
+  type CreateRemoteSessionBody,
+  type CreatedRemoteSession,
+  type PutRemoteSettingsBody,
+  type RemoteSession,
+  type RemoteSettings,
+  type RemoteTranscript,
+} from '@patchwell/core/remote/remote-sessions.schema';
+import { meetsTier } from '@patchwell/core/rules/tiers';
+import type { AppContext } from '../../context';
+import type { Authz } from '../../domain/authz';
+import { appError, notFound } from '../../domain/errors';
+import { SYSTEM_ACTOR, changesOf, logActivity, type ActivityActor } from '../activity/activity.service';
+import { queueCommands, type Waker } from '../commands/commands.service';
+import { findDevice } from '../devices/device-list.store';
+import { featuresFor } from '../shell/shell.service';
+import { requireZone } from '../zones/zone-access.service';
+import { tierSubject } from '../zones/zones.service';
+import type { RelayHub, RelayOutcome } from './remote-relay';
+import { TUNNEL_CLOSE } from './remote-relay';
+import {
+  answerConsent,
+  claimAgentEnd,
+  consumeBrowserToken,
+  expireUnjoined,
+  findLiveSession,
+  findSession,
+  findSessionById,
+  findSettings,
+  finishSession,
+  insertSession,
+  lockDeviceSessions,
+  markConnected,
+  setSessionCommand,
+  upsertSettings,
+  type RemoteSessionRow,
+} from './remote-sessions.store';
+
+/**
+ * Remote control and remote shell sessions (decision 0016): the checks before a session, the
+ * single-use browser token, the agent's consent and ends, and what a session leaves in the
+ * activity log. The bytes themselves go through {@link RelayHub} on the node that holds them.
+ */
+
+export type RemoteCtx = AppContext & {
+  agents: Waker;
+  relay: RelayHub;
+  /** This node's name in `relay_node` (random per process). */
+  nodeId: string;
+};
+
+/** Seconds the agent's end has to join: the consent prompt, then the join. */
+const AGENT_JOIN_S = REMOTE_CONSENT_TIMEOUT_S + REMOTE_JOIN_TIMEOUT_S;
+/** The tunnel's path of a session; the browser adds `?token=…`. */
+export const tunnelPath = (id: number) => `/api/remote-sessions/${id}/tunnel`;
+export const agentTunnelPath = (id: number) => `/api/agent/v1/remote-sessions/${id}/tunnel`;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+function toSession(row: RemoteSessionRow): RemoteSession {
+  return {
+    id: row.id,
+    device_id: row.deviceId,
+    kind: row.kind,
+    state: row.state,
+    consent: row.consent,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+    connected_at: iso(row.connectedAt),
+    ended_at: iso(row.endedAt),
+    end_reason: row.endReason,
+    bytes_to_device: row.bytesToDevice,
+    bytes_from_device: row.bytesFromDevice,
+  };
+}
+
+const deviceObject = (row: { deviceId: number }, name?: string) => ({ type: 'device', id: row.deviceId, name });
+
+async function settingsOf(ctx: AppContext, zoneId: number): Promise<RemoteSettings> {
+  const row = await findSettings(ctx.db, zoneId);
+  return {
+    shell_enabled: row?.shellEnabled ?? false,
+    unattended: row?.unattended ?? false,
+    idle_timeout_minutes: row?.idleTimeoutMinutes ?? REMOTE_IDLE_MINUTES_DEFAULT,
+  };
+}
+
+/**
+ * `POST /api/servers/{id}/remote-sessions`: Endpoint.control in the zone, the remote-control
+ * flag (404 without it, as the page), the Complete plan, the zone's remote shell for a shell,
+ * the device online and past its first inventory, no other live session; then the agent is
+ * told at once (a `remote_session` command wakes its check-in).
+ */
+export async function createRemoteSession(
+  ctx: RemoteCtx,
+  authz: Authz,
+  o: number | undefined,
+  deviceId: number,
+  body: CreateRemoteSessionBody,
+): Promise<CreatedRemoteSession> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
+  if (!authz.may({ id: zone.id, accountId: zone.accountId }, 'Endpoint', 'control')) {
+    throw appError('remote.unauthorized');
+  }
+  const now = ctx.clock.now();
+  const device = await findDevice(ctx.db, zone.id, deviceId, now);
+  if (!device) throw notFound();
+  const features = await featuresFor(ctx, zone.accountId, zone.id);
+  if (!features.remote_control) throw notFound();
+  if (!meetsTier(tierSubject(zone, now), 3, now.getTime())) throw appError('remote.upgrade');
+  const settings = await settingsOf(ctx, zone.id);
+  if (body.kind === 'shell' && !settings.shell_enabled) throw appError('remote.shell_disabled');
+  if (!device.isOnline) throw appError('remote.offline');
+  if (!device.lastInventoryAt) throw appError('remote.initializing');
+
+  const token = randomBytes(32).toString('base64url');
+  const session = await ctx.db.transaction(async (tx) => {
+    await lockDeviceSessions(tx, device.id);
+    if (await findLiveSession(tx, device.id, new Date(now.getTime() - AGENT_JOIN_S * 1000))) {
+      throw appError('remote.busy');
+    }
+    return insertSession(tx, {
+      organizationId: zone.id,
+      deviceId: device.id,
+      kind: body.kind,
+      state: settings.unattended ? 'open' : 'pending',
+      consent: settings.unattended ? 'unattended' : null,
+      createdBy: authz.userId,
+      tokenHash: hashToken(token),
+      joinBy: new Date(now.getTime() + REMOTE_JOIN_TIMEOUT_S * 1000),
+      createdAt: now,
+    });
+  });
+  const [command] = await queueCommands(ctx, {
+    zoneId: zone.id,
+    deviceIds: [device.id],
+    type: 'remote_session',
+    args: { remote: { session_id: session.id, kind: session.kind, ask_consent: !settings.unattended } },
+    createdBy: authz.userId,
+  });
+  await setSessionCommand(ctx.db, session.id, command!.id);
+  await logActivity(
+    ctx,
+    authz,
+    zone.id,
+    'remote_session.started',
+    deviceObject(session, device.customName ?? device.hostname),
+    {
+      session_id: session.id,
+      kind: session.kind,
+      consent: session.consent,
+    },
+  );
+  return { ...toSession(session), token, tunnel_path: tunnelPath(session.id) };
+}
+
+/** The zone (Endpoint.control in it) and its session `id`, else 404. */
+async function zoneSession(ctx: AppContext, authz: Authz, o: number | undefined, id: number) {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'control');
+  const row = await findSession(ctx.db, zone.id, id);
+  if (!row) throw notFound();
+  return { zone, row };
+}
+
+/** `GET /api/remote-sessions/{id}` (Endpoint.control). */
+export async function getRemoteSession(
+  ctx: AppContext,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+): Promise<RemoteSession> {
+  const { row } = await zoneSession(ctx, authz, o, id);
+  return toSession(row);
+}
+
+/** `GET /api/remote-sessions/{id}/transcript` (Endpoint.control): what a shell session's device printed. */
+export async function getRemoteTranscript(
+  ctx: AppContext,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+): Promise<RemoteTranscript> {
+  const { row } = await zoneSession(ctx, authz, o, id);
+  return { transcript: row.transcript ?? '', truncated: row.transcriptTruncated };
+}
+
+/** `POST /api/remote-sessions/{id}/end` (Endpoint.control): ends a live session (a no-op on an ended one). */
+export async function endRemoteSession(
+  ctx: RemoteCtx,
+  authz: Authz,
+  o: number | undefined,
+  id: number,
+): Promise<RemoteSession> {
+  const { zone } = await zoneSession(ctx, authz, o, id);
+  // Closing the ends here (quietly) gives their counters to this request, which records the end.
+  const relayed = ctx.relay.end(id, 'ended', TUNNEL_CLOSE.normal, 'ended', true);
+  const ended = await finishSession(ctx.db, id, {
+    now: ctx.clock.now(),
+    reason: 'ended',
+    ...(relayed
+      ? {
+          bytesToDevice: relayed.bytesToDevice,
+          bytesFromDevice: relayed.bytesFromDevice,
+          transcript: relayed.transcript,
+          transcriptTruncated: relayed.transcriptTruncated,
+        }
+      : {}),
+  });
+  if (ended) await logActivity(ctx, authz, zone.id, 'remote_session.ended', deviceObject(ended), endDetails(ended));
+  return toSession((await findSession(ctx.db, zone.id, id))!);
+}
+
+const endDetails = (row: RemoteSessionRow) => ({
+  session_id: row.id,
+  kind: row.kind,
+  reason: row.endReason,
+  consent: row.consent,
+  bytes_to_device: row.bytesToDevice,
+  bytes_from_device: row.bytesFromDevice,
+  started_at: iso(row.createdAt),
+  ended_at: iso(row.endedAt),
+});
+
+/** `GET /api/remote-settings` (Endpoint.read): the zone's remote-access settings. */
+export async function getRemoteSettings(ctx: AppContext, authz: Authz, o: number | undefined): Promise<RemoteSettings> {
+  const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
+  return settingsOf(ctx, zone.id);
+}
+
+/** `PUT /api/remote-settings` (zone administrators: Organization.manage). */
+export async function putRemoteSettings(
+  ctx: AppContext,
+  authz: Authz,
+  o: number | undefined,
+  body: PutRemoteSettingsBody,
+): Promise<RemoteSettings> {
+  const zone = await requireZone(ctx, authz, o, 'Organization', 'manage');
+  const before = await settingsOf(ctx, zone.id);
+  const next = { ...before, ...body };
+  await upsertSettings(
+    ctx.db,
+    zone.id,
+    { shellEnabled: next.shell_enabled, unattended: next.unattended, idleTimeoutMinutes: next.idle_timeout_minutes },
+    ctx.clock.now(),
+  );
+  await logActivity(
+    ctx,
+    authz,
+    zone.id,
+    'zone.remote_settings',
+    { type: 'zone', id: zone.id, name: zone.name },
+    {
+      changes: changesOf(before, next),
+    },
+  );
+  return next;
+}
+
+// ---- The agent's side ----
+
+const agentActor = (deviceId: number, clientAddress: string | null = null): ActivityActor => ({
+  userId: null,
+  via: 'agent',
+  deviceId,
+  clientAddress,
+});
+
+/**
+ * `POST /api/agent/v1/remote-sessions/{id}/consent`: the signed-in user's answer. A refusal
+ * ends the session and tells a waiting browser with the spec's text.
+ */
+export async function recordConsent(
+  ctx: RemoteCtx,
+  device: { id: number; organizationId: number },
+  id: number,
+  granted: boolean,
+  clientAddress: string | null,
+): Promise<void> {
+  const row = await answerConsent(ctx.db, id, device.id, granted ? 'granted' : 'refused', ctx.clock.now());
+  if (!row) throw notFound();
+  await logActivity(
+    ctx,
+    agentActor(device.id, clientAddress),
+    row.organizationId,
+    'remote_session.consent',
+    deviceObject(row),
+    {
+      session_id: row.id,
+      granted,
+    },
+  );
+  if (!granted) ctx.relay.end(id, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
+}
+
+/** What a tunnel's end may do after its claim: relay here, or be refused with a close code and text. */
+export type TunnelClaim =
+  { ok: true; row: RemoteSessionRow; idleMs: number } | { ok: false; code: number; reason: string };
+
+async function relayable(ctx: RemoteCtx, row: RemoteSessionRow | undefined): Promise<TunnelClaim> {
+  if (!row) return { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized };
+  // Decision 0016: the other end's node will forward to the relay node; until then refuse honestly.
+  if (row.relayNode !== ctx.nodeId)
+    return { ok: false, code: TUNNEL_CLOSE.unavailable, reason: REMOTE_TEXTS.unableToConnect };
+  const settings = await settingsOf(ctx, row.organizationId);
+  return { ok: true, row, idleMs: settings.idle_timeout_minutes * 60_000 };
+}
+
+/**
+ * The browser's end: consumes the single-use token (bound to this session, before its
+ * expiry). A refused session answers the spec's consent text.
+ */
+export async function claimBrowserEnd(ctx: RemoteCtx, userId: number, id: number, token: string): Promise<TunnelClaim> {
+  const now = ctx.clock.now();
+  const row = await consumeBrowserToken(ctx.db, id, hashToken(token), ctx.nodeId, now);
+  if (!row) {
+    const seen = await findSessionById(ctx.db, id);
+    if (seen?.state === 'refused' && seen.tokenHash === hashToken(token)) {
+      return { ok: false, code: TUNNEL_CLOSE.refused, reason: REMOTE_TEXTS.noConsent };
+    }
+    return { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized };
+  }
+  // The token is the session creator's: a cookie of someone else does not carry it.
+  if (row.createdBy !== userId)
+    return { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized };
+  return relayable(ctx, row);
+}
+
+/** The agent's end: once, for its own device's session, after consent, within the join time. */
+export async function claimAgentTunnel(ctx: RemoteCtx, deviceId: number, id: number): Promise<TunnelClaim> {
+  const now = ctx.clock.now();
+  const row = await claimAgentEnd(ctx.db, id, deviceId, ctx.nodeId, new Date(now.getTime() - AGENT_JOIN_S * 1000), now);
+  return relayable(ctx, row);
+}
+
+/** The relay joined both ends. */
+export async function onRelayConnected(ctx: RemoteCtx, id: number): Promise<void> {
+  await markConnected(ctx.db, id, ctx.clock.now());
+}
+
+/** The relay ended a session: the counters, the transcript and one event. */
+export async function onRelayEnded(ctx: RemoteCtx, outcome: RelayOutcome): Promise<void> {
+  const row = await finishSession(ctx.db, outcome.id, {
+    now: ctx.clock.now(),
+    reason: outcome.reason,
+    bytesToDevice: outcome.bytesToDevice,
+    bytesFromDevice: outcome.bytesFromDevice,
+    transcript: outcome.transcript,
+    transcriptTruncated: outcome.transcriptTruncated,
+  });
+  if (!row) return;
+  const actor: ActivityActor = row.createdBy ? { userId: row.createdBy, via: 'session' } : agentActor(row.deviceId);
+  await logActivity(ctx, actor, row.organizationId, 'remote_session.ended', deviceObject(row), endDetails(row));
+}
+
+/** Sessions nobody joined in time become `expired` (each an event). */
+export async function expireRemoteSessions(ctx: RemoteCtx): Promise<number> {
+  const now = ctx.clock.now();
+  const rows = await expireUnjoined(ctx.db, new Date(now.getTime() - AGENT_JOIN_S * 1000), now);
+  for (const row of rows) {
+    ctx.relay.end(row.id, 'expired', TUNNEL_CLOSE.unavailable, REMOTE_TEXTS.unableToConnect);
+    await logActivity(
+      ctx,
+      SYSTEM_ACTOR,
+      row.organizationId,
+      'remote_session.ended',
+      deviceObject(row),
+      endDetails(row),
+    );
+  }
+  return rows.length;
+}

@@ -1,0 +1,366 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import { eq } from 'drizzle-orm';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMOTE_TEXTS, REMOTE_TRANSCRIPT_MAX_BYTES } from '@patchwell/core/remote/remote-sessions.schema';
+import { bridgeToPty, bridgeToTcp, openTunnel, startX11vnc } from '@patchwell/agent/remote/tunnel';
+import { createApiClient } from '@patchwell/agent/api/client';
+import { executeCommand } from '@patchwell/agent/jobs/executor';
+import type { Notifier } from '@patchwell/agent/notify/notifier';
+import { createFakePlatform } from '@patchwell/agent/test/fake-platform';
+import { organizations } from '../../db/schema';
+import { startTestApp, type TestApp } from '../../test/app';
+import {
+  agentCall,
+  buildZoneWithKey,
+  checkinAs,
+  enrollDevice,
+  flushLastSeen,
+  inventoryBody,
+  type EnrolledDevice,
+} from '../../test/agents';
+import { call, clientFor, cookieFor } from '../../test/authz-helpers';
+import { buildUser } from '../../test/factories';
+
+/**
+ * Remote control and shell through the real tunnel (decision 0016): the API over HTTP, the
+ * browser's end as a `ws` client with the session cookie, the agent's end the agent's own
+ * tunnel code with the device token, joined to a real x11vnc on Xvfb or a real shell under
+ * `script`.
+ */
+
+let t: TestApp;
+let z: Awaited<ReturnType<typeof buildZoneWithKey>>;
+let other: Awaited<ReturnType<typeof buildZoneWithKey>>;
+
+/** A device online and past its first inventory. */
+async function readyDevice(zone = z): Promise<EnrolledDevice> {
+  const device = await enrollDevice(t, zone.accessKey);
+  expect((await agentCall(t, device.token, 'PUT', '/inventory', inventoryBody())).status).toBeLessThan(300);
+  expect((await checkinAs(t, device.token)).status).toBe(200);
+  await flushLastSeen(t);
+  return device;
+}
+
+const start = (device: EnrolledDevice, kind: 'control' | 'shell' = 'control', caller = z.admin, zoneId = z.zone.id) =>
+  caller.post(`/api/servers/${device.id}/remote-sessions?o=${zoneId}`, { kind });
+
+/** The agent's side: the `remote_session` command from a check-in, then the consent answer. */
+async function agentReceives(device: EnrolledDevice, sessionId: number, granted = true) {
+  const checkin = await checkinAs(t, device.token);
+  const command = checkin.body.commands.find(
+    (c: { type: string; args: { remote?: { session_id: number } } }) =>
+      c.type === 'remote_session' && c.args.remote?.session_id === sessionId,
+  );
+  expect(command?.args.remote).toMatchObject({ session_id: sessionId, ask_consent: true });
+  const answer = await agentCall(t, device.token, 'POST', `/remote-sessions/${sessionId}/consent`, { granted });
+  expect(answer.status).toBe(204);
+}
+
+type Browser = {
+  socket: WebSocket;
+  received(): string;
+  waitFor(text: string): Promise<void>;
+  closed: Promise<{ code: number; reason: string }>;
+};
+
+/** The console's end: a WebSocket with the session cookie and the single-use token. */
+function openBrowser(path: string, token: string, cookie = z.cookie): Browser {
+  const url = new URL(`${path}?token=${encodeURIComponent(token)}`, t.url);
+  url.protocol = 'ws:';
+  const socket = new WebSocket(url, { headers: { cookie } });
+  const chunks: Buffer[] = [];
+  const waiters = new Set<() => void>();
+  socket.on('message', (data) => {
+    chunks.push(data as Buffer);
+    for (const w of waiters) w();
+  });
+  const received = () => Buffer.concat(chunks).toString('latin1');
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  return {
+    socket,
+    received,
+    closed,
+    waitFor: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (received().includes(text)) {
+            waiters.delete(check);
+            resolve();
+          }
+        };
+        waiters.add(check);
+        void closed.then(() => {
+          check();
+          if (waiters.has(check)) reject(new Error(`closed before ${JSON.stringify(text)}; got ${received()}`));
+        });
+        check();
+      }),
+  };
+}
+
+const opened = (socket: WebSocket) => new Promise<void>((resolve) => socket.once('open', () => resolve()));
+
+/** Waits until `read` answers something `done` accepts (the relay writes its row after the close). */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  z = await buildZoneWithKey(t);
+  other = await buildZoneWithKey(t);
+  for (const zone of [z, other]) {
+    const flags = await zone.admin.put(`/api/accounts/${zone.account.id}/flags`, { remote_control: true });
+    expect(flags.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a remote-control session through the tunnel', () => {
+  let xvfb: ChildProcess | undefined;
+  afterAll(() => {
+    xvfb?.kill('SIGTERM');
+  });
+
+  it('reaches a real x11vnc on Xvfb: the browser reads the RFB greeting, and the session is logged', async () => {
+    const display = 100 + Math.floor(Math.random() * 400);
+    xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    await eventually(
+      async () => existsSync(`/tmp/.X11-unix/X${display}`),
+      (ok) => ok,
+    );
+    const device = await readyDevice();
+    const created = await start(device);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ state: 'pending', kind: 'control', tunnel_path: expect.any(String) });
+    const id = created.body.id as number;
+
+    await agentReceives(device, id);
+    const vnc = await startX11vnc(`:${display}`);
+    const agentSocket = await openTunnel(t.url, device.token, id);
+    const agentDone = bridgeToTcp(agentSocket, vnc.port);
+
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await browser.waitFor('RFB 003.008\n');
+    browser.socket.close();
+    await agentDone;
+    await vnc.stop();
+
+    const session = await eventually(
+      () => z.admin.get(`/api/remote-sessions/${id}?o=${z.zone.id}`),
+      (r) => r.body.state === 'ended',
+    );
+    expect(session.body).toMatchObject({ consent: 'granted', end_reason: 'browser' });
+    expect(session.body.connected_at).not.toBeNull();
+    expect(session.body.bytes_from_device).toBeGreaterThanOrEqual(12);
+
+    const events = await z.admin.get(`/api/events?o=${z.zone.id}&limit=50`);
+    const actions = (events.body.data as { name?: string; action?: string }[]).map((e) => e.action ?? e.name);
+    expect(actions).toEqual(
+      expect.arrayContaining(['remote_session.started', 'remote_session.consent', 'remote_session.ended']),
+    );
+  });
+});
+
+describe('a remote shell session', () => {
+  it('is off until a zone administrator turns it on', async () => {
+    const device = await readyDevice();
+    const refused = await start(device, 'shell');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(REMOTE_TEXTS.shellDisabled);
+
+    const operator = await buildUser(t.db, { accountId: z.account.id, zones: { [z.zone.id]: 4 } });
+    const asOperator = clientFor(t, { cookie: await cookieFor(t, operator) });
+    expect((await asOperator.put(`/api/remote-settings?o=${z.zone.id}`, { shell_enabled: true })).status).toBe(403);
+    const on = await z.admin.put(`/api/remote-settings?o=${z.zone.id}`, { shell_enabled: true });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ shell_enabled: true, unattended: false });
+  });
+
+  it('runs `hostname` on the device and keeps the transcript with the session', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'shell');
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    await agentReceives(device, id);
+    const agentSocket = await openTunnel(t.url, device.token, id);
+    const agentDone = bridgeToPty(agentSocket, { shell: '/bin/bash' });
+
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await opened(browser.socket);
+    browser.socket.send(Buffer.from('echo MARK-$((6*7)); hostname\n'));
+    await browser.waitFor('MARK-42');
+    await browser.waitFor(os.hostname());
+    // More output than the transcript keeps: the first 256 KiB stay, the rest is counted.
+    browser.socket.send(Buffer.from("head -c 300000 /dev/zero | tr '\\0' x; echo; echo END-$((2*3))\n"));
+    await browser.waitFor('END-6');
+    browser.socket.send(Buffer.from('exit\n'));
+    await browser.closed;
+    await agentDone;
+
+    const transcript = await eventually(
+      () => z.admin.get(`/api/remote-sessions/${id}/transcript?o=${z.zone.id}`),
+      (r) => r.status === 200 && String(r.body.transcript).includes('MARK-42'),
+    );
+    expect(transcript.body.transcript).toContain(os.hostname());
+    expect(transcript.body.truncated).toBe(true);
+    expect(Buffer.byteLength(transcript.body.transcript)).toBeLessThanOrEqual(REMOTE_TRANSCRIPT_MAX_BYTES);
+    const session = await z.admin.get(`/api/remote-sessions/${id}?o=${z.zone.id}`);
+    expect(session.body.bytes_from_device).toBeGreaterThan(300_000);
+  });
+});
+
+describe('the agent’s own remote-session command', () => {
+  /** Runs the `remote_session` command of the device's check-in the way the agent's loop does. */
+  async function agentRuns(device: EnrolledDevice, sessionId: number, notifier: Notifier, allowChanges = true) {
+    const checkin = await checkinAs(t, device.token);
+    const command = checkin.body.commands.find(
+      (c: { type: string; args: { remote?: { session_id: number } } }) => c.args.remote?.session_id === sessionId,
+    );
+    const api = createApiClient(t.url, { token: device.token });
+    const platform = createFakePlatform({ notifier });
+    return executeCommand(command, { platform, api, allowChanges });
+  }
+  const answering = (answer: 'proceed' | 'defer' | 'timeout', seen: string[] = []): Notifier => ({
+    show: async (request) => {
+      seen.push(request.message);
+      return { shown: true, answer };
+    },
+  });
+
+  it('asks the user, opens the tunnel to a shell and the browser runs `hostname`', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'shell');
+    expect(created.status).toBe(201);
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await opened(browser.socket);
+    const asked: string[] = [];
+    const result = await agentRuns(device, created.body.id, answering('proceed', asked));
+    expect(result).toMatchObject({ status: 'success', data: { kind: 'shell', consent: 'granted' } });
+    expect(asked[0]).toMatch(/remote shell/);
+    browser.socket.send(Buffer.from('hostname\n'));
+    await browser.waitFor(os.hostname());
+    browser.socket.send(Buffer.from('exit\n'));
+    await browser.closed;
+  });
+
+  it('reports a refusal, and the browser gets the consent text', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'shell');
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await opened(browser.socket);
+    await eventually(
+      async () => t.app.remoteRelay.has(created.body.id),
+      (ok) => ok,
+    );
+    const result = await agentRuns(device, created.body.id, answering('timeout'));
+    expect(result).toMatchObject({ status: 'success', data: { consent: 'refused' } });
+    expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
+  });
+
+  it('refuses a shell without --allow-changes', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'shell');
+    const result = await agentRuns(device, created.body.id, answering('proceed'), false);
+    expect(result).toMatchObject({ status: 'success', data: { consent: 'refused' } });
+    const session = await z.admin.get(`/api/remote-sessions/${created.body.id}?o=${z.zone.id}`);
+    expect(session.body.state).toBe('refused');
+  });
+});
+
+describe('refusals', () => {
+  it('ends the session with the consent text when the user says no', async () => {
+    const device = await readyDevice();
+    const created = await start(device);
+    const id = created.body.id as number;
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await opened(browser.socket);
+    await eventually(
+      async () => t.app.remoteRelay.has(id),
+      (ok) => ok,
+    );
+    await agentReceives(device, id, false);
+    expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
+    const session = await z.admin.get(`/api/remote-sessions/${id}?o=${z.zone.id}`);
+    expect(session.body).toMatchObject({ state: 'refused', consent: 'refused' });
+    // The agent cannot join a refused session either.
+    await expect(openTunnel(t.url, device.token, id).then((s) => new Promise((r) => s.once('close', r)))).resolves.toBe(
+      4401,
+    );
+  });
+
+  it('refuses a reused token and an expired one with the unauthorized text', async () => {
+    const device = await readyDevice();
+    const first = await start(device);
+    const browser = openBrowser(first.body.tunnel_path, first.body.token);
+    await opened(browser.socket);
+    const again = openBrowser(first.body.tunnel_path, first.body.token);
+    expect(await again.closed).toEqual({ code: 4401, reason: REMOTE_TEXTS.unauthorized });
+    // The token is bound to its session: another session's path does not take it.
+    const elsewhere = openBrowser(`/api/remote-sessions/${first.body.id + 1000}/tunnel`, first.body.token);
+    expect(await elsewhere.closed).toEqual({ code: 4401, reason: REMOTE_TEXTS.unauthorized });
+    expect((await z.admin.post(`/api/remote-sessions/${first.body.id}/end?o=${z.zone.id}`)).body.state).toBe('ended');
+    await browser.closed;
+
+    const second = await start(device);
+    expect(second.status).toBe(201);
+    t.clock.advance(61_000);
+    const late = openBrowser(second.body.tunnel_path, second.body.token);
+    expect(await late.closed).toEqual({ code: 4401, reason: REMOTE_TEXTS.unauthorized });
+  });
+
+  it('answers the spec texts for an offline or initializing device, the wrong plan and a missing permission', async () => {
+    const initializing = await enrollDevice(t, z.accessKey);
+    await checkinAs(t, initializing.token);
+    await flushLastSeen(t);
+    const first = await start(initializing);
+    expect(first.status).toBe(409);
+    expect(first.body.message).toBe(REMOTE_TEXTS.initializing);
+
+    const offline = await enrollDevice(t, z.accessKey);
+    await agentCall(t, offline.token, 'PUT', '/inventory', inventoryBody());
+    const down = await start(offline);
+    expect(down.status).toBe(409);
+    expect(down.body.message).toBe(REMOTE_TEXTS.offline);
+
+    const device = await readyDevice();
+    const readOnly = await buildUser(t.db, { accountId: z.account.id, zones: { [z.zone.id]: 2 } });
+    const asReadOnly = clientFor(t, { cookie: await cookieFor(t, readOnly) });
+    const denied = await start(device, 'control', asReadOnly);
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe(REMOTE_TEXTS.unauthorized);
+
+    await t.db.update(organizations).set({ plan: 'manage' }).where(eq(organizations.id, z.zone.id));
+    try {
+      const basic = await start(device);
+      expect(basic.status).toBe(403);
+      expect(basic.body.message).toBe(REMOTE_TEXTS.upgrade);
+    } finally {
+      await t.db.update(organizations).set({ plan: 'tier3' }).where(eq(organizations.id, z.zone.id));
+    }
+  });
+
+  it('answers 404 for another zone’s device and without the remote-control flag', async () => {
+    const device = await readyDevice();
+    const foreign = await start(device, 'control', other.admin, other.zone.id);
+    expect(foreign.status).toBe(404);
+    const sessions = await call(t, { cookie: other.cookie }, 'GET', `/api/remote-sessions/1?o=${other.zone.id}`);
+    expect(sessions.status).toBe(404);
+
+    const mine = await readyDevice(other);
+    await other.admin.put(`/api/accounts/${other.account.id}/flags`, { remote_control: false });
+    const flagOff = await start(mine, 'control', other.admin, other.zone.id);
+    expect(flagOff.status).toBe(404);
+  });
+});

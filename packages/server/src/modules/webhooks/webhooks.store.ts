@@ -1,0 +1,301 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { WebhookDeliveryStatus, WebhookEventType } from '@patchwell/core/webhooks/webhooks.schema';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/raw';
+import { users } from '../../db/schema';
+import { webhookDeliveries, webhookOfflineScan, webhooks } from '../../db/webhooks.schema';
+import type { Exec, Tx } from '../commands/commands.store';
+
+/** The only SQL that writes `webhooks`, `webhook_deliveries` and `webhook_offline_scan`. */
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type WebhookWithCreator = WebhookRow & { createdByEmail: string | null };
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type NewWebhook = typeof webhooks.$inferInsert;
+type NewDelivery = typeof webhookDeliveries.$inferInsert;
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+export async function insertWebhook(exec: Exec, row: NewWebhook): Promise<WebhookRow> {
+  const [created] = await exec.insert(webhooks).values(row).returning();
+  return created!;
+}
+
+/** Serialises creations in one zone, so the count and the insert that follows it agree. */
+export async function lockZoneWebhooks(tx: Tx, zoneId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('webhooks'), ${zoneId})`);
+}
+
+export async function countWebhooks(exec: Exec, zoneId: number): Promise<number> {
+  const [row] = await exec
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(webhooks)
+    .where(eq(webhooks.organizationId, zoneId));
+  return row?.n ?? 0;
+}
+
+const withCreator = { webhook: webhooks, createdByEmail: users.email };
+
+export async function findWebhooks(
+  db: Db,
+  zoneId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: WebhookWithCreator[]; size: number }> {
+  const [rows, size] = await Promise.all([
+    db
+      .select(withCreator)
+      .from(webhooks)
+      .leftJoin(users, eq(users.id, webhooks.createdBy))
+      .where(eq(webhooks.organizationId, zoneId))
+      .orderBy(webhooks.id)
+      .limit(page.limit)
+      .offset(page.offset),
+    countWebhooks(db, zoneId),
+  ]);
+  return { rows: rows.map((r) => ({ ...r.webhook, createdByEmail: r.createdByEmail })), size };
+}
+
+/** One webhook of the zone (undefined for another zone's). */
+export async function findWebhook(exec: Exec, zoneId: number, id: number): Promise<WebhookWithCreator | undefined> {
+  const [row] = await exec
+    .select(withCreator)
+    .from(webhooks)
+    .leftJoin(users, eq(users.id, webhooks.createdBy))
+    .where(and(eq(webhooks.organizationId, zoneId), eq(webhooks.id, id)));
+  return row && { ...row.webhook, createdByEmail: row.createdByEmail };
+}
+
+/** A webhook by id alone, for the worker (which holds a delivery, not a zone). */
+export async function findWebhookById(db: Db, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await db.select().from(webhooks).where(eq(webhooks.id, id));
+  return row;
+}
+
+export async function updateWebhookRow(
+  exec: Exec,
+  zoneId: number,
+  id: number,
+  fields: Partial<Pick<WebhookRow, 'url' | 'eventTypes' | 'enabled' | 'secretSealed' | 'updatedAt'>>,
+): Promise<WebhookRow | undefined> {
+  const [row] = await exec
+    .update(webhooks)
+    .set(fields)
+    .where(and(eq(webhooks.organizationId, zoneId), eq(webhooks.id, id)))
+    .returning();
+  return row;
+}
+
+/** Deletes the webhook and, with it, its deliveries. */
+export async function deleteWebhookRow(exec: Exec, zoneId: number, id: number): Promise<boolean> {
+  const rows = await exec
+    .delete(webhooks)
+    .where(and(eq(webhooks.organizationId, zoneId), eq(webhooks.id, id)))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
+}
+
+/**
+ * The outbox insert: one delivery per enabled webhook of the zone subscribed to `type`, in
+ * one statement (nothing when there is none: an index probe on the zone's few webhooks).
+ * Returns how many were enqueued.
+ */
+/** Whether an enabled webhook of the zone subscribes to `type`. */
+export async function hasSubscriber(exec: Exec, zoneId: number, type: WebhookEventType): Promise<boolean> {
+  const rows = await queryRows<{ one: number }>(
+    exec as Db,
+    sql`select 1 as one from ${webhooks} w
+         where w.organization_id = ${zoneId}::int and w.enabled and ${type} = any(w.event_types) limit 1`,
+  );
+  return rows.length > 0;
+}
+
+export async function insertEventDeliveries(
+  exec: Exec,
+  input: { zoneId: number; type: WebhookEventType; payloads: Record<string, unknown>[]; at: Date; retryUntil: Date },
+): Promise<number> {
+  // The payloads travel as one JSON array, and keep their order (a webhook receives them so).
+  const rows = await queryRows<{ id: number }>(
+    exec as Db,
+    sql`insert into ${webhookDeliveries}
+          (webhook_id, organization_id, event_type, payload, status, attempts, next_attempt_at, retry_until, created_at)
+        select w.id, w.organization_id, ${input.type}, p.payload, 'pending', 0,
+               ${ts(input.at)}, ${ts(input.retryUntil)}, ${ts(input.at)}
+          from ${webhooks} w
+          cross join jsonb_array_elements(${JSON.stringify(input.payloads)}::jsonb) with ordinality as p(payload, n)
+         where w.organization_id = ${input.zoneId}::int and w.enabled and ${input.type} = any(w.event_types)
+         order by p.n, w.id
+        returning id`,
+  );
+  return rows.length;
+}
+
+export async function insertDelivery(exec: Exec, row: NewDelivery): Promise<DeliveryRow> {
+  const [created] = await exec.insert(webhookDeliveries).values(row).returning();
+  return created!;
+}
+
+export async function findDeliveries(
+  db: Db,
+  webhookId: number,
+  options: { offset: number; limit: number; status?: WebhookDeliveryStatus },
+): Promise<{ rows: DeliveryRow[]; size: number }> {
+  const where = and(
+    eq(webhookDeliveries.webhookId, webhookId),
+    options.status ? eq(webhookDeliveries.status, options.status) : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(webhookDeliveries)
+      .where(where),
+  ]);
+  return { rows, size: count?.n ?? 0 };
+}
+
+export async function findDelivery(db: Db, webhookId: number, id: number): Promise<DeliveryRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, id)));
+  return row;
+}
+
+/** Puts a delivery back in the queue, due at once, with a new day of retries. */
+export async function requeueDelivery(
+  exec: Exec,
+  webhookId: number,
+  id: number,
+  at: Date,
+  retryUntil: Date,
+): Promise<DeliveryRow | undefined> {
+  const [row] = await exec
+    .update(webhookDeliveries)
+    .set({ status: 'pending', attempts: 0, nextAttemptAt: at, retryUntil, deliveredAt: null })
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, id)))
+    .returning();
+  return row;
+}
+
+/**
+ * Claims up to `limit` due deliveries: each gets `attempts + 1` and its next attempt moved
+ * to `leaseUntil` (past the attempt's timeout), so no other worker takes it while this one
+ * sends; rows another node is claiming are skipped. A node that dies mid-send leaves the row
+ * due again at `leaseUntil`.
+ */
+export async function claimDueDeliveries(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+  const claimed = await queryRows<{ id: number }>(
+    db,
+    sql`update ${webhookDeliveries} d
+           set attempts = d.attempts + 1, next_attempt_at = ${ts(leaseUntil)}, last_attempt_at = ${ts(now)}
+         where d.id in (select id from ${webhookDeliveries}
+                         where status = 'pending' and next_attempt_at <= ${ts(now)}
+                         order by next_attempt_at, id
+                         limit ${limit}
+                         for update skip locked)
+        returning d.id`,
+  );
+  if (!claimed.length) return [];
+  const ids = claimed.map((r) => Number(r.id));
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(sql`${webhookDeliveries.id} = any(${sql.raw(`array[${ids.join(',')}]::int[]`)})`)
+    .orderBy(webhookDeliveries.id);
+}
+
+/**
+ * Records an attempt's outcome, only while the claim is still this attempt's (a redelivery
+ * meanwhile resets `attempts`, and wins).
+ */
+export async function recordAttempt(
+  db: Db,
+  claim: { id: number; attempts: number },
+  fields: Pick<
+    DeliveryRow,
+    'status' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'responseExcerpt' | 'durationMs' | 'deliveredAt'
+  >,
+): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set(fields)
+    .where(
+      and(
+        eq(webhookDeliveries.id, claim.id),
+        eq(webhookDeliveries.attempts, claim.attempts),
+        eq(webhookDeliveries.status, 'pending'),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}
+
+/** Deletes finished deliveries created before `before` (the log keeps 30 days). */
+export async function deleteOldDeliveries(db: Db, before: Date): Promise<number> {
+  const rows = await db
+    .delete(webhookDeliveries)
+    .where(and(sql`${webhookDeliveries.status} <> 'pending'`, sql`${webhookDeliveries.createdAt} < ${ts(before)}`))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+export type WentOffline = {
+  deviceId: number;
+  deviceUuid: string;
+  organizationId: number;
+  hostname: string;
+  name: string | null;
+  lastSeenAt: Date;
+  offlineSince: Date;
+};
+
+/**
+ * The offline watch, inside the caller's transaction: locks the scan row (another node
+ * scanning now makes this one skip: undefined), and returns the live devices whose presence
+ * ran out in (`scanned_until`, `now`], moving the row to `now`. The first scan only starts
+ * the watch (no backlog of devices long offline).
+ */
+export async function scanWentOffline(tx: Tx, now: Date): Promise<WentOffline[] | undefined> {
+  await tx.execute(
+    sql`insert into ${webhookOfflineScan} (id, scanned_until) values (1, ${ts(now)}) on conflict do nothing`,
+  );
+  const [scan] = await queryRows<{ scanned_until: string | Date }>(
+    tx as unknown as Db,
+    sql`select scanned_until from ${webhookOfflineScan} where id = 1 for update skip locked`,
+  );
+  if (!scan) return undefined;
+  const from = new Date(scan.scanned_until);
+  if (from >= now) return [];
+  const rows = await queryRows<{
+    device_id: number;
+    uuid: string;
+    organization_id: number;
+    hostname: string;
+    custom_name: string | null;
+    last_seen_at: string | Date;
+    online_until: string | Date;
+  }>(
+    tx as unknown as Db,
+    sql`select p.device_id, d.uuid, d.organization_id, d.hostname, d.custom_name, p.last_seen_at, p.online_until
+          from device_presence p
+          join devices d on d.id = p.device_id and d.removed_at is null
+         where p.online_until > ${ts(from)} and p.online_until <= ${ts(now)}
+         order by p.device_id`,
+  );
+  await tx.update(webhookOfflineScan).set({ scannedUntil: now }).where(eq(webhookOfflineScan.id, 1));
+  return rows.map((r) => ({
+    deviceId: Number(r.device_id),
+    deviceUuid: r.uuid,
+    organizationId: Number(r.organization_id),
+    hostname: r.hostname,
+    name: r.custom_name,
+    lastSeenAt: new Date(r.last_seen_at),
+    offlineSince: new Date(r.online_until),
+  }));
+}

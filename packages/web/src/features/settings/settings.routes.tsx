@@ -1,0 +1,60 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../app/chunks';
+import { PATHS } from '../../app/paths';
+import { g, placeholder, rel } from '../../app/route-helpers';
+
+/** The Settings area: profile, billing, users, keys, webhooks, security. */
+export const settingsRoute: RouteObject = {
+  path: rel(PATHS.settings),
+  lazy: lazyPage(
+    () => import('./SettingsLayout'),
+    (m) => m.SettingsLayout,
+  ),
+  children: [
+    { index: true, loader: g((m) => m.settingsIndex) },
+    {
+      path: 'profile',
+      lazy: lazyPage(
+        () => import('./ProfilePage'),
+        (m) => m.ProfilePage,
+      ),
+    },
+    {
+      path: 'billing',
+      loader: g((m) => m.guard([m.needsPermission('Billing', 'read', PATHS.profile)])),
+      ...placeholder('billing', 2),
+    },
+    {
+      path: 'users',
+      loader: g((m) => m.guard([m.needsPermission('Users', 'read', PATHS.profile)])),
+      lazy: lazyPage(
+        () => import('../users/UsersPage'),
+        (m) => m.UsersPage,
+      ),
+    },
+    {
+      path: 'keys',
+      lazy: lazyPage(
+        () => import('../keys/KeysPage'),
+        (m) => m.KeysPage,
+      ),
+    },
+    {
+      path: 'webhooks',
+      loader: g((m) => m.guard([m.needsPermission('Organization', 'manage', PATHS.profile)])),
+      lazy: lazyPage(
+        () => import('../webhooks/WebhooksPage'),
+        (m) => m.WebhooksPage,
+      ),
+    },
+    {
+      path: 'security',
+      loader: g((m) => m.guard([m.needsSecurity])),
+      lazy: lazyPage(
+        () => import('./SecurityPage'),
+        (m) => m.SecurityPage,
+      ),
+    },
+    { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
+  ],
+};
