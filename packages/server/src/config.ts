@@ -85,6 +85,14 @@ const ZEnv = z
      */
     PATCHWELL_PUBLIC_URL: httpUrl('PATCHWELL_PUBLIC_URL').optional(),
     /**
+     * This node's address as the other server nodes reach it (`http://10.0.0.5:8080`), when
+     * several nodes share one database: a remote session's two ends may reach different
+     * nodes, and the second one forwards its end to the node that relays the session
+     * (decision 0016). Unset: a node listening on a loopback address is reached there;
+     * otherwise no other node can forward to it.
+     */
+    PATCHWELL_NODE_URL: httpUrl('PATCHWELL_NODE_URL').optional(),
+    /**
      * E-mail of the first administrator. Together with `PATCHWELL_ADMIN_PASSWORD` (both or
      * neither): on an empty database, the server creates the first account, its first
      * zone and this global administrator. Ignored once any account exists.
@@ -326,6 +334,8 @@ export type Config = {
   publicUrl: string | undefined;
   /** True when `publicUrl` is https: Secure cookies, `__Host-` prefix, HSTS. */
   isHttps: boolean;
+  /** PATCHWELL_NODE_URL: where the other nodes reach this one (remote sessions' forwarding). */
+  nodeUrl: string | undefined;
   admin: { email: string; password: string } | undefined;
   demo: boolean;
   /** Simulated devices of the demo account (PATCHWELL_DEMO_DEVICES); 0 when the demo is off. */
@@ -399,6 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.PATCHWELL_SECRET_KEY,
     publicUrl: e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).origin : undefined,
     isHttps: e.PATCHWELL_PUBLIC_URL?.startsWith('https://') ?? false,
+    nodeUrl: e.PATCHWELL_NODE_URL,
     admin:
       e.PATCHWELL_ADMIN_EMAIL && e.PATCHWELL_ADMIN_PASSWORD
         ? { email: e.PATCHWELL_ADMIN_EMAIL, password: e.PATCHWELL_ADMIN_PASSWORD }

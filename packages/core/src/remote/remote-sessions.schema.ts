@@ -139,3 +139,32 @@ export type RemoteConsentBody = z.infer<typeof ZRemoteConsentBody>;
 
 export const ZRemoteSessionIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 export const ZRemoteTunnelQuery = z.object({ token: z.string().min(1).max(200) });
+
+// ---- Between server nodes (decision 0016): not part of the public API ----
+
+/** The two ends of a session's tunnel. */
+export const ZRemoteTunnelEnd = z.enum(['browser', 'agent']);
+
+/** `GET /internal/remote-sessions/{id}/{end}`: a forwarded end. */
+export const ZInternalTunnelParams = ZRemoteSessionIdParams.extend({ end: ZRemoteTunnelEnd });
+
+/** `POST /internal/remote-sessions/{id}/end`: how the relay node closes the session's ends. */
+export const ZInternalEndBody = z.object({
+  why: z.string().min(1).max(40),
+  code: z.number().int().min(1000).max(4999),
+  reason: z.string().max(120),
+  /** The caller records the end itself (the relay node only closes and counts). */
+  quiet: z.boolean(),
+});
+export type InternalEndBody = z.infer<typeof ZInternalEndBody>;
+
+/** What the relay node relayed before it closed the session's ends. */
+export const ZRelayOutcome = z.object({
+  id: z.number().int(),
+  reason: z.string(),
+  bytesToDevice: z.number().int(),
+  bytesFromDevice: z.number().int(),
+  connected: z.boolean(),
+  transcript: z.string().nullable(),
+  transcriptTruncated: z.boolean(),
+});

@@ -147,6 +147,8 @@ export const ERROR_CATALOGUE = {
   'remote.offline': { status: 409, message: REMOTE_TEXTS.offline },
   'remote.initializing': { status: 409, message: REMOTE_TEXTS.initializing },
   'remote.busy': { status: 409, message: REMOTE_TEXTS.busy },
+  // Node-to-node requests (decision 0016) carry a fresh signature under the servers' shared key.
+  'remote.relay_unsigned': { status: 401, message: 'This request between server nodes is not signed, or too old.' },
   'zones.tier_required': {
     status: 403,
     message:

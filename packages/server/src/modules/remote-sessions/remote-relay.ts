@@ -1,5 +1,10 @@
 import type { RawData, WebSocket } from 'ws';
-import { REMOTE_TRANSCRIPT_MAX_BYTES, type RemoteSessionKind } from '@patchwell/core/remote/remote-sessions.schema';
+import type { z } from 'zod';
+import {
+  REMOTE_TRANSCRIPT_MAX_BYTES,
+  type RemoteSessionKind,
+  type ZRelayOutcome,
+} from '@patchwell/core/remote/remote-sessions.schema';
 
 /**
  * The in-process relay of one node (decision 0016): each session's browser and agent sockets,
@@ -13,16 +18,8 @@ export type RelayEnd = 'browser' | 'agent';
 /** What the relay knows of a session when an end attaches. */
 export type RelaySession = { id: number; kind: RemoteSessionKind; idleMs: number };
 
-/** What the relay reports when a session ends (once). */
-export type RelayOutcome = {
-  id: number;
-  reason: string;
-  bytesToDevice: number;
-  bytesFromDevice: number;
-  connected: boolean;
-  transcript: string | null;
-  transcriptTruncated: boolean;
-};
+/** What the relay reports when a session ends (once); the same shape travels between nodes. */
+export type RelayOutcome = z.infer<typeof ZRelayOutcome>;
 
 export type RelayHooks = {
   /** Both ends are here: the session is connected. */
@@ -61,8 +58,11 @@ type Pair = {
 };
 
 export type RelayHub = {
-  /** Attaches one end of a session (its row already claimed that end, once). */
-  attach(session: RelaySession, end: RelayEnd, socket: WebSocket): void;
+  /**
+   * Attaches one end of a session (its row already claimed that end, once); false when that
+   * end is already here (a forwarded end presented twice).
+   */
+  attach(session: RelaySession, end: RelayEnd, socket: WebSocket): boolean;
   /**
    * Ends the session on this node, closing both ends with `code` and `reason`; returns what
    * was relayed. With `quiet` the caller records the end itself (no `onEnded`).
@@ -151,6 +151,7 @@ export function createRelayHub(hooks: RelayHooks): RelayHub {
         pairs.set(session.id, pair);
       }
       const p = pair;
+      if (p[end] || p.ended) return false;
       p[end] = socket;
       touch(p);
       socket.on('message', (data, isBinary) => {
@@ -177,6 +178,7 @@ export function createRelayHub(hooks: RelayHooks): RelayHub {
         for (const m of held) deliver(p, m.end, m.data, m.binary);
         hooks.onConnected(session.id);
       }
+      return true;
     },
     end(id, why, code = TUNNEL_CLOSE.normal, reason = why, quiet = false) {
       const pair = pairs.get(id);

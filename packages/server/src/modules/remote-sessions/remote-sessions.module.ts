@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { startPeriodic } from '../../periodic';
+import { relayNodeName } from './remote-forward';
 import { createRelayHub, type RelayHub } from './remote-relay';
 import { TUNNEL_MAX_MESSAGE_BYTES, remoteSessionsRoutes } from './remote-sessions.routes';
 import { expireRemoteSessions, onRelayConnected, onRelayEnded, type RemoteCtx } from './remote-sessions.service';
@@ -40,7 +41,16 @@ export async function remoteSessionsModule(
     onConnected: (id) => track(onRelayConnected(ctx, id)),
     onEnded: (outcome) => track(onRelayEnded(ctx, outcome)),
   });
-  const ctx: RemoteCtx = { ...base, agents, relay, nodeId: randomUUID() };
+  const processName = `local:${randomUUID()}`;
+  const ctx: RemoteCtx = {
+    ...base,
+    agents,
+    relay,
+    // Read once the server listens (its address is known then).
+    get nodeId() {
+      return relayNodeName(base.config.nodeUrl, app.server.address(), processName);
+    },
+  };
   app.decorate('remoteRelay', relay);
   await remoteSessionsRoutes(app, ctx, agents);
   const expiry = startPeriodic(

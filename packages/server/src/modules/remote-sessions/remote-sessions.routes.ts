@@ -8,6 +8,9 @@ import { ZDeviceIdParams } from '@patchwell/core/devices/devices.schema';
 import {
   ZCreateRemoteSessionBody,
   ZCreatedRemoteSession,
+  ZInternalEndBody,
+  ZInternalTunnelParams,
+  ZRelayOutcome,
   ZPutRemoteSettingsBody,
   ZRemoteConsentBody,
   ZRemoteSession,
@@ -23,11 +26,14 @@ import { bearerToken } from '../../http/access';
 import { requireAuthz } from '../../http/authz';
 import { authenticateDevice } from '../../agent-api/agent.service';
 import type { AgentRuntime } from '../../agent-api/agent-runtime';
+import { RELAY_SIGNATURE_HEADER, forwardEnd } from './remote-forward';
 import { TUNNEL_CLOSE, type RelayEnd } from './remote-relay';
 import {
   claimAgentTunnel,
   claimBrowserEnd,
+  claimForwardedEnd,
   createRemoteSession,
+  endHeldSession,
   endRemoteSession,
   getRemoteSession,
   getRemoteSettings,
@@ -199,8 +205,23 @@ export async function remoteSessionsRoutes(root: FastifyInstance, ctx: RemoteCtx
     };
     claim().then(
       (result) => {
-        if (!result.ok) return refuse(result.code, result.reason);
-        ctx.relay.attach({ id: result.row.id, kind: result.row.kind, idleMs: result.idleMs }, end, socket);
+        if (result.ok === false) return refuse(result.code, result.reason);
+        if (result.ok === 'forward') {
+          // The session is relayed by another node: this end is piped there (decision 0016).
+          forwardEnd(
+            socket,
+            { ...result, maxPayload: TUNNEL_MAX_MESSAGE_BYTES },
+            { code: TUNNEL_CLOSE.unavailable, reason: REMOTE_TEXTS.unableToConnect },
+            (err) => ctx.logger.warn({ err, end }, 'forwarding a remote tunnel to its relay node failed'),
+          );
+          return;
+        }
+        const attached = ctx.relay.attach(
+          { id: result.row.id, kind: result.row.kind, idleMs: result.idleMs },
+          end,
+          socket,
+        );
+        if (!attached) return refuse(TUNNEL_CLOSE.unauthorized, REMOTE_TEXTS.unauthorized);
         socket.resume();
       },
       (err: unknown) => {
@@ -237,5 +258,31 @@ export async function remoteSessionsRoutes(root: FastifyInstance, ctx: RemoteCtx
         return claimAgentTunnel(ctx, device.id, id);
       });
     },
+  );
+
+  // ---- Between server nodes (decision 0016): signed with the servers' shared key ----
+
+  app.get(
+    '/internal/remote-sessions/:id/:end',
+    { websocket: true, config: { access: 'public' }, schema: { hide: true, params: ZInternalTunnelParams } },
+    (socket, request) => {
+      const { id, end } = request.params as { id: number; end: RelayEnd };
+      const signature = request.headers[RELAY_SIGNATURE_HEADER];
+      join(socket, end, () => claimForwardedEnd(ctx, id, end, signature));
+    },
+  );
+
+  app.post(
+    '/internal/remote-sessions/:id/end',
+    {
+      config: { access: 'public' },
+      schema: {
+        hide: true,
+        params: ZRemoteSessionIdParams,
+        body: ZInternalEndBody,
+        response: { 200: ZRelayOutcome, 400: ZApiError, 401: ZApiError, 404: ZApiError },
+      },
+    },
+    async (request) => endHeldSession(ctx, request.params.id, request.headers[RELAY_SIGNATURE_HEADER], request.body),
   );
 }

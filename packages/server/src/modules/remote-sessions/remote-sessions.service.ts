@@ -19,10 +19,20 @@ import { SYSTEM_ACTOR, changesOf, logActivity, type ActivityActor } from '../act
 import { queueCommands, type Waker } from '../commands/commands.service';
 import { findDevice } from '../devices/device-list.store';
 import { featuresFor } from '../shell/shell.service';
+import { secretKey } from '../zones/secret-key';
 import { requireZone } from '../zones/zone-access.service';
 import { tierSubject } from '../zones/zones.service';
-import type { RelayHub, RelayOutcome } from './remote-relay';
+import type { RelayEnd, RelayHub, RelayOutcome } from './remote-relay';
 import { TUNNEL_CLOSE } from './remote-relay';
+import {
+  endOnNode,
+  endPurpose,
+  internalTunnelPath,
+  isNodeUrl,
+  signRelayRequest,
+  tunnelPurpose,
+  verifyRelayRequest,
+} from './remote-forward';
 import {
   answerConsent,
   claimAgentEnd,
@@ -50,8 +60,11 @@ import {
 export type RemoteCtx = AppContext & {
   agents: Waker;
   relay: RelayHub;
-  /** This node's name in `relay_node` (random per process). */
-  nodeId: string;
+  /**
+   * This node's name in `relay_node`: the address other nodes reach it at, or a name of this
+   * process only (see `relayNodeName`).
+   */
+  readonly nodeId: string;
 };
 
 /** Seconds the agent's end has to join: the consent prompt, then the join. */
@@ -198,9 +211,10 @@ export async function endRemoteSession(
   o: number | undefined,
   id: number,
 ): Promise<RemoteSession> {
-  const { zone } = await zoneSession(ctx, authz, o, id);
-  // Closing the ends here (quietly) gives their counters to this request, which records the end.
-  const relayed = ctx.relay.end(id, 'ended', TUNNEL_CLOSE.normal, 'ended', true);
+  const { zone, row } = await zoneSession(ctx, authz, o, id);
+  // Closing the ends (quietly, wherever they are relayed) gives their counters to this
+  // request, which records the end.
+  const relayed = await endEverywhere(ctx, row, 'ended', TUNNEL_CLOSE.normal, 'ended', true);
   const ended = await finishSession(ctx.db, id, {
     now: ctx.clock.now(),
     reason: 'ended',
@@ -296,20 +310,99 @@ export async function recordConsent(
       granted,
     },
   );
-  if (!granted) ctx.relay.end(id, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
+  if (!granted) await endEverywhere(ctx, row, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
 }
 
-/** What a tunnel's end may do after its claim: relay here, or be refused with a close code and text. */
-export type TunnelClaim =
-  { ok: true; row: RemoteSessionRow; idleMs: number } | { ok: false; code: number; reason: string };
+/**
+ * Ends a session's relay on whichever node holds it: here, or on the relay node through its
+ * internal route. What was relayed, or undefined when nobody held it (or its node is gone:
+ * then its sockets went with it).
+ */
+async function endEverywhere(
+  ctx: RemoteCtx,
+  row: RemoteSessionRow,
+  why: string,
+  code: number,
+  reason: string,
+  quiet = false,
+): Promise<RelayOutcome | undefined> {
+  if (!isNodeUrl(row.relayNode) || row.relayNode === ctx.nodeId) return ctx.relay.end(row.id, why, code, reason, quiet);
+  const signature = signRelayRequest(await secretKey(ctx.config), endPurpose(row.id), ctx.clock.now().getTime());
+  try {
+    return await endOnNode(row.relayNode, row.id, signature, { why, code, reason, quiet });
+  } catch (err) {
+    ctx.logger.warn({ err, session: row.id }, 'the relay node of a remote session did not answer its end');
+    return undefined;
+  }
+}
 
-async function relayable(ctx: RemoteCtx, row: RemoteSessionRow | undefined): Promise<TunnelClaim> {
-  if (!row) return { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized };
-  // Decision 0016: the other end's node will forward to the relay node; until then refuse honestly.
-  if (row.relayNode !== ctx.nodeId)
-    return { ok: false, code: TUNNEL_CLOSE.unavailable, reason: REMOTE_TEXTS.unableToConnect };
+/**
+ * `POST /internal/remote-sessions/{id}/end` on the relay node, from another node (signed):
+ * closes the session's ends here and answers what was relayed; 404 when it is not here.
+ */
+export async function endHeldSession(
+  ctx: RemoteCtx,
+  id: number,
+  signature: string | string[] | undefined,
+  end: { why: string; code: number; reason: string; quiet: boolean },
+): Promise<RelayOutcome> {
+  if (!verifyRelayRequest(await secretKey(ctx.config), endPurpose(id), signature, ctx.clock.now().getTime())) {
+    throw appError('remote.relay_unsigned');
+  }
+  const outcome = ctx.relay.end(id, end.why, end.code, end.reason, end.quiet);
+  if (!outcome) throw notFound();
+  return outcome;
+}
+
+/**
+ * What a tunnel's end may do after its claim: be relayed here, be forwarded to the node that
+ * relays its session, or be refused with a close code and text.
+ */
+export type TunnelClaim =
+  | { ok: true; row: RemoteSessionRow; idleMs: number }
+  | { ok: 'forward'; url: string; path: string; signature: string }
+  | { ok: false; code: number; reason: string };
+
+const unauthorized = { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized } as const;
+const unavailable = { ok: false, code: TUNNEL_CLOSE.unavailable, reason: REMOTE_TEXTS.unableToConnect } as const;
+
+async function relayHere(ctx: RemoteCtx, row: RemoteSessionRow): Promise<TunnelClaim> {
   const settings = await settingsOf(ctx, row.organizationId);
   return { ok: true, row, idleMs: settings.idle_timeout_minutes * 60_000 };
+}
+
+/** An end this node claimed: relayed here when the session's relay is here, else forwarded there. */
+async function relayable(ctx: RemoteCtx, row: RemoteSessionRow | undefined, end: RelayEnd): Promise<TunnelClaim> {
+  if (!row) return unauthorized;
+  if (row.relayNode === ctx.nodeId) return relayHere(ctx, row);
+  // A relay node no other node can reach (PATCHWELL_NODE_URL unset there): refuse honestly.
+  if (!isNodeUrl(row.relayNode)) return unavailable;
+  const signature = signRelayRequest(
+    await secretKey(ctx.config),
+    tunnelPurpose(row.id, end),
+    ctx.clock.now().getTime(),
+  );
+  return { ok: 'forward', url: row.relayNode, path: internalTunnelPath(row.id, end), signature };
+}
+
+/**
+ * `GET /internal/remote-sessions/{id}/{end}` on the relay node: an end another node claimed
+ * and forwards here (signed). The session must still be live, relayed here, and that end
+ * claimed.
+ */
+export async function claimForwardedEnd(
+  ctx: RemoteCtx,
+  id: number,
+  end: RelayEnd,
+  signature: string | string[] | undefined,
+): Promise<TunnelClaim> {
+  if (!verifyRelayRequest(await secretKey(ctx.config), tunnelPurpose(id, end), signature, ctx.clock.now().getTime())) {
+    return unauthorized;
+  }
+  const row = await findSessionById(ctx.db, id);
+  const claimed = end === 'browser' ? row?.browserJoinedAt : row?.agentJoinedAt;
+  if (!row || !claimed || !['pending', 'open'].includes(row.state) || row.relayNode !== ctx.nodeId) return unavailable;
+  return relayHere(ctx, row);
 }
 
 /**
@@ -324,19 +417,18 @@ export async function claimBrowserEnd(ctx: RemoteCtx, userId: number, id: number
     if (seen?.state === 'refused' && seen.tokenHash === hashToken(token)) {
       return { ok: false, code: TUNNEL_CLOSE.refused, reason: REMOTE_TEXTS.noConsent };
     }
-    return { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized };
+    return unauthorized;
   }
   // The token is the session creator's: a cookie of someone else does not carry it.
-  if (row.createdBy !== userId)
-    return { ok: false, code: TUNNEL_CLOSE.unauthorized, reason: REMOTE_TEXTS.unauthorized };
-  return relayable(ctx, row);
+  if (row.createdBy !== userId) return unauthorized;
+  return relayable(ctx, row, 'browser');
 }
 
 /** The agent's end: once, for its own device's session, after consent, within the join time. */
 export async function claimAgentTunnel(ctx: RemoteCtx, deviceId: number, id: number): Promise<TunnelClaim> {
   const now = ctx.clock.now();
   const row = await claimAgentEnd(ctx.db, id, deviceId, ctx.nodeId, new Date(now.getTime() - AGENT_JOIN_S * 1000), now);
-  return relayable(ctx, row);
+  return relayable(ctx, row, 'agent');
 }
 
 /** The relay joined both ends. */
@@ -364,7 +456,7 @@ export async function expireRemoteSessions(ctx: RemoteCtx): Promise<number> {
   const now = ctx.clock.now();
   const rows = await expireUnjoined(ctx.db, new Date(now.getTime() - AGENT_JOIN_S * 1000), now);
   for (const row of rows) {
-    ctx.relay.end(row.id, 'expired', TUNNEL_CLOSE.unavailable, REMOTE_TEXTS.unableToConnect);
+    await endEverywhere(ctx, row, 'expired', TUNNEL_CLOSE.unavailable, REMOTE_TEXTS.unableToConnect);
     await logActivity(
       ctx,
       SYSTEM_ACTOR,

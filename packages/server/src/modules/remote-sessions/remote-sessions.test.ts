@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { eq } from 'drizzle-orm';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMOTE_TEXTS, REMOTE_TRANSCRIPT_MAX_BYTES } from '@patchwell/core/remote/remote-sessions.schema';
 import { bridgeToPty, bridgeToTcp, openTunnel, startX11vnc } from '@patchwell/agent/remote/tunnel';
@@ -14,7 +13,6 @@ import { organizations } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import {
   agentCall,
-  buildZoneWithKey,
   checkinAs,
   enrollDevice,
   flushLastSeen,
@@ -23,6 +21,16 @@ import {
 } from '../../test/agents';
 import { call, clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser } from '../../test/factories';
+import {
+  agentReceives as agentReceivesOn,
+  buildRemoteZone,
+  eventually,
+  openBrowser as openBrowserOn,
+  opened,
+  readyDevice as readyDeviceIn,
+  startSession,
+  type Zone,
+} from '../../test/remote';
 
 /**
  * Remote control and shell through the real tunnel (decision 0016): the API over HTTP, the
@@ -32,96 +40,20 @@ import { buildUser } from '../../test/factories';
  */
 
 let t: TestApp;
-let z: Awaited<ReturnType<typeof buildZoneWithKey>>;
-let other: Awaited<ReturnType<typeof buildZoneWithKey>>;
+let z: Zone;
+let other: Zone;
 
-/** A device online and past its first inventory. */
-async function readyDevice(zone = z): Promise<EnrolledDevice> {
-  const device = await enrollDevice(t, zone.accessKey);
-  expect((await agentCall(t, device.token, 'PUT', '/inventory', inventoryBody())).status).toBeLessThan(300);
-  expect((await checkinAs(t, device.token)).status).toBe(200);
-  await flushLastSeen(t);
-  return device;
-}
-
+const readyDevice = (zone = z) => readyDeviceIn(t, zone);
 const start = (device: EnrolledDevice, kind: 'control' | 'shell' = 'control', caller = z.admin, zoneId = z.zone.id) =>
-  caller.post(`/api/servers/${device.id}/remote-sessions?o=${zoneId}`, { kind });
-
-/** The agent's side: the `remote_session` command from a check-in, then the consent answer. */
-async function agentReceives(device: EnrolledDevice, sessionId: number, granted = true) {
-  const checkin = await checkinAs(t, device.token);
-  const command = checkin.body.commands.find(
-    (c: { type: string; args: { remote?: { session_id: number } } }) =>
-      c.type === 'remote_session' && c.args.remote?.session_id === sessionId,
-  );
-  expect(command?.args.remote).toMatchObject({ session_id: sessionId, ask_consent: true });
-  const answer = await agentCall(t, device.token, 'POST', `/remote-sessions/${sessionId}/consent`, { granted });
-  expect(answer.status).toBe(204);
-}
-
-type Browser = {
-  socket: WebSocket;
-  received(): string;
-  waitFor(text: string): Promise<void>;
-  closed: Promise<{ code: number; reason: string }>;
-};
-
-/** The console's end: a WebSocket with the session cookie and the single-use token. */
-function openBrowser(path: string, token: string, cookie = z.cookie): Browser {
-  const url = new URL(`${path}?token=${encodeURIComponent(token)}`, t.url);
-  url.protocol = 'ws:';
-  const socket = new WebSocket(url, { headers: { cookie } });
-  const chunks: Buffer[] = [];
-  const waiters = new Set<() => void>();
-  socket.on('message', (data) => {
-    chunks.push(data as Buffer);
-    for (const w of waiters) w();
-  });
-  const received = () => Buffer.concat(chunks).toString('latin1');
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-  );
-  return {
-    socket,
-    received,
-    closed,
-    waitFor: (text) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (received().includes(text)) {
-            waiters.delete(check);
-            resolve();
-          }
-        };
-        waiters.add(check);
-        void closed.then(() => {
-          check();
-          if (waiters.has(check)) reject(new Error(`closed before ${JSON.stringify(text)}; got ${received()}`));
-        });
-        check();
-      }),
-  };
-}
-
-const opened = (socket: WebSocket) => new Promise<void>((resolve) => socket.once('open', () => resolve()));
-
-/** Waits until `read` answers something `done` accepts (the relay writes its row after the close). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+  startSession(z, device, kind, caller, zoneId);
+const agentReceives = (device: EnrolledDevice, sessionId: number, granted = true) =>
+  agentReceivesOn(t, device, sessionId, granted);
+const openBrowser = (path: string, token: string, cookie = z.cookie) => openBrowserOn(t.url, path, token, cookie);
 
 beforeAll(async () => {
   t = await startTestApp();
-  z = await buildZoneWithKey(t);
-  other = await buildZoneWithKey(t);
-  for (const zone of [z, other]) {
-    const flags = await zone.admin.put(`/api/accounts/${zone.account.id}/flags`, { remote_control: true });
-    expect(flags.status).toBe(200);
-  }
+  z = await buildRemoteZone(t);
+  other = await buildRemoteZone(t);
 });
 afterAll(async () => {
   await t?.close();
