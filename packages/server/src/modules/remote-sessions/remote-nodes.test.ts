@@ -91,7 +91,7 @@ describe('a session whose ends reach two nodes', () => {
       headers: { cookie: z.cookie },
     });
     expect(ended.status).toBe(200);
-    const body = await ended.json();
+    const body = (await ended.json()) as { bytes_from_device: number; bytes_to_device: number };
     expect(body).toMatchObject({ state: 'ended', end_reason: 'ended' });
     expect(body.bytes_from_device).toBeGreaterThan(0);
     expect(body.bytes_to_device).toBeGreaterThan(0);
