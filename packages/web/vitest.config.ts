@@ -9,8 +9,10 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    // A page test renders, clicks and waits on a real HTTP server; on a busy 2-core machine one
-    // takes several seconds. A slow test is not a failing one: correctness waits are findBy*/waitFor.
-    testTimeout: 20_000,
+    // A page test renders, types, clicks and waits on a real HTTP server; on a busy 2-core
+    // machine one takes tens of seconds (typing re-renders a whole form per key). A slow test
+    // is not a failing one: correctness waits are findBy*/waitFor. One limit for every file: a
+    // test cut off mid-typing leaves user-event's keys landing in the next test's form.
+    testTimeout: 90_000,
   },
 });

@@ -3,9 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// Tests talk to a real local HTTP server; on a busy CI machine a round trip can take
-// longer than Testing Library's default 1 s wait.
-configure({ asyncUtilTimeout: 5000 });
+// Tests talk to a real local HTTP server; on a busy CI machine a round trip and the render
+// after it can take several seconds (Testing Library waits 1 s by default). A wait ends as
+// soon as its condition holds, so a long limit costs passing tests nothing.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom has no layout engine. Mantine reads media queries: answer "yes" to min-width
 // queries (a desktop-sized window) and "no" to max-width ones (STACK.md gotcha).

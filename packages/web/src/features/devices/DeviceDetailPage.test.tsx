@@ -1,7 +1,7 @@
 import type { DeviceCommand, DeviceDetail } from '@patchwell/core/devices/devices.schema';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
 import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
@@ -13,7 +13,6 @@ import { DeviceDetailPage } from './DeviceDetailPage';
 const T = CONSOLE_TEXTS.device;
 // Each test renders the page and walks tabs, forms and dialogs; on a loaded CI machine
 // that takes longer than vitest's default 5 s per test.
-vi.setConfig({ testTimeout: 30_000 });
 
 const command = (id: number, overrides: Partial<DeviceCommand>): DeviceCommand => ({
   id,

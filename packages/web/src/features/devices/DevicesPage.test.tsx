@@ -11,7 +11,6 @@ import { DevicesPage } from './DevicesPage';
 const T = CONSOLE_TEXTS.devices;
 // Each test renders the page and walks menus and dialogs; on a loaded CI machine that
 // takes longer than vitest's default 5 s per test.
-vi.setConfig({ testTimeout: 30_000 });
 const web = buildDevice({ id: 11, name: 'web-1', display_name: 'web-1', hostname: 'web-1' });
 const db = buildDevice({ id: 12, name: 'db-1', display_name: 'db-1', hostname: 'db-1', connected: false });
 const state = { devices: [web, db], size: 120 };

@@ -3,7 +3,7 @@ import type { GlobalDevice } from '@patchwell/core/devices/global-devices.schema
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { queryClient } from '../../app/query-client';
 import { routes } from '../../app/routes';
@@ -15,7 +15,6 @@ import { startTestServer } from '../../test/server';
 const T = CONSOLE_TEXTS.globalDevices;
 // Each test loads the shell, its guards and the page's chunks; on a loaded CI machine that
 // takes longer than vitest's default 5 s per test.
-vi.setConfig({ testTimeout: 30_000 });
 
 const acme = buildZone({ id: 1, name: 'Acme' });
 const beta = buildZone({ id: 2, name: 'Beta' });

@@ -1,7 +1,7 @@
 import { TEXTS } from '@patchwell/core/texts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
@@ -12,7 +12,6 @@ import { POLICY_TEXTS as T } from './policies.texts';
 
 // The form is large and revalidates on each change after the first save; on a loaded
 // machine a test walking it takes tens of seconds.
-vi.setConfig({ testTimeout: 60_000 });
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const posts = () => server.requests.filter((r) => r.method === 'POST' && r.path === '/api/policies');

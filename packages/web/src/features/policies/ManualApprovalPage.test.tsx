@@ -1,15 +1,13 @@
 import type { Approval } from '@patchwell/core/policies/policy-runs.schema';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { ManualApprovalPage } from './ManualApprovalPage';
 import { POLICY_TEXTS as T } from './policies.texts';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 function approval(id: number, name: string, version: string): Approval {
   return {

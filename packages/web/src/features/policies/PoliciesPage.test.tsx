@@ -13,7 +13,6 @@ import { POLICY_TEXTS as T } from './policies.texts';
 
 // Each test renders the page and walks menus and dialogs; on a loaded machine that takes
 // longer than vitest's default 5 s.
-vi.setConfig({ testTimeout: 20_000 });
 
 const patching = buildPolicy({ id: 1, name: 'Weekly patching', server_groups: [1, 2] });
 const worklet = buildPolicy({

@@ -1,7 +1,7 @@
 import { TEXTS } from '@patchwell/core/texts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
@@ -9,8 +9,6 @@ import { startTestServer, type TestReply } from '../../test/server';
 import { PolicyEditorPage } from './PolicyEditorPage';
 import { buildPolicy, buildRun } from './policies.factories';
 import { POLICY_TEXTS as T } from './policies.texts';
-
-vi.setConfig({ testTimeout: 60_000 });
 
 // Monday and Wednesday (2 | 8), the 1st and 3rd week (2 | 8), January and December (2 | 4096).
 const scheduled = buildPolicy({

@@ -1,7 +1,7 @@
 import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { screen, waitFor } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { recordedEvents } from '../../app/analytics';
 import { queryClient } from '../../app/query-client';
@@ -13,8 +13,6 @@ import { MANAGE_TEXTS } from '../manage/manage.texts';
 import { WORKLET_TEXTS } from '../worklets/worklets.texts';
 import { buildPolicy } from './policies.factories';
 import { POLICY_TEXTS as T } from './policies.texts';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const state: { profile: Profile } = { profile: buildProfile({ orgs: [buildZone({ id: 1, name: 'Acme' })] }) };
 let server: Awaited<ReturnType<typeof startTestServer>>;

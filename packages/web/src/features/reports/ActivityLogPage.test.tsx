@@ -2,7 +2,7 @@ import type { ActivityEvent } from '@patchwell/core/activity/activity.schema';
 import { DATE_RANGE_ERRORS, utcDay } from '@patchwell/core/reports/date-range';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
 import { buildProfile } from '../../test/factories';
@@ -11,8 +11,6 @@ import { startTestServer } from '../../test/server';
 import { ACTIVITY_LOG_TEXTS as T } from './activity-log.texts';
 import { ActivityLogPage } from './ActivityLogPage';
 import { buildActivityEvent } from './reports.factories';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const state = { events: [] as ActivityEvent[], size: 0 };
 let server: Awaited<ReturnType<typeof startTestServer>>;

@@ -2,15 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, utcDay } from '@patchwell/core/reports/date-range';
 import type { DataExtract } from '@patchwell/core/reports/extracts.schema';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { DataExtractsPage } from './DataExtractsPage';
 import { buildExtract } from './reports.factories';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const state: { extracts: DataExtract[]; busy: boolean } = { extracts: [], busy: false };
 

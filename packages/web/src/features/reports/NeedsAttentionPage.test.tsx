@@ -1,14 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { NeedsAttentionPage } from './NeedsAttentionPage';
 import { buildNeedsAttentionDevice } from './reports.factories';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const web = buildNeedsAttentionDevice({ id: 11, name: 'web-1' });
 const laptop = buildNeedsAttentionDevice({

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
@@ -8,8 +8,6 @@ import { startTestServer } from '../../test/server';
 import { PolicyResultPage } from './PolicyResultPage';
 import { PolicyResultsPage } from './PolicyResultsPage';
 import { buildActivityEvent, buildPolicyResultsRow } from './reports.factories';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const nightly = buildPolicyResultsRow();
 const never = buildPolicyResultsRow({

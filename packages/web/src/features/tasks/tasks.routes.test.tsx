@@ -2,7 +2,7 @@ import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { ROLE_GRANTS } from '@patchwell/core/zones/roles';
 import { screen, waitFor } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { queryClient } from '../../app/query-client';
 import { routes } from '../../app/routes';
@@ -13,8 +13,6 @@ import { mainNavItems } from '../shell/nav-items';
 import { REMEDIATION_TEXTS } from '../remediations/remediations.texts';
 import { buildCveDetail } from './remediation.factories';
 import { TASK_TEXTS as T } from './tasks.texts';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const acme = buildZone({ id: 1, name: 'Acme' });
 const avrOff = { ...FEATURE_FLAGS, automated_vulnerability_remediation: false };

@@ -1,7 +1,7 @@
 import type { WorkletCatalogEntry } from '@patchwell/core/worklets/worklet-catalog.schema';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
@@ -12,8 +12,6 @@ import { POLICY_TEXTS } from '../policies/policies.texts';
 import { WorkletCatalogPage } from './WorkletCatalogPage';
 import { WorkletDetailPage } from './WorkletDetailPage';
 import { WORKLET_TEXTS as T } from './worklets.texts';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const firewall: WorkletCatalogEntry = {
   id: 'linux-firewall-enabled',

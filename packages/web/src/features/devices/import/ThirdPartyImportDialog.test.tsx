@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   HOST_IMPORT_MAX_BYTES,
   type HostImport,
@@ -15,7 +15,6 @@ import { AddDevicesMenu } from '../components/AddDevicesMenu';
 import { IMPORT_TEXTS as T } from './import.texts';
 
 // Opening menus and dialogs and reading a file take several renders each.
-vi.setConfig({ testTimeout: 20_000 });
 
 const row = (line: number, overrides: Partial<HostImportRow>): HostImportRow => ({
   line,

@@ -1,7 +1,7 @@
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../api/client';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { renderRoutes } from '../../../test/render';
@@ -9,7 +9,6 @@ import { startTestServer } from '../../../test/server';
 import { FeatureFlagsPanel } from './FeatureFlagsPanel';
 
 const T = CONSOLE_TEXTS.featureFlags;
-vi.setConfig({ testTimeout: 20_000 });
 
 const state = { account: {} as Record<string, boolean>, zone: {} as Record<string, boolean>, plan: 'tier3' };
 const effective = (...layers: Record<string, boolean>[]) => Object.assign({ ...FEATURE_FLAGS }, ...layers);

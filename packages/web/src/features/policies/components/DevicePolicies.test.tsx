@@ -1,14 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../api/client';
 import { buildProfile } from '../../../test/factories';
 import { renderInShell } from '../../../test/render';
 import { startTestServer } from '../../../test/server';
 import { POLICY_TEXTS as T } from '../policies.texts';
 import { DevicePolicies } from './DevicePolicies';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const renderAt = (deviceId: number, profile = buildProfile()) =>
   renderInShell(

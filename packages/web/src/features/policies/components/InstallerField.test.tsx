@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../../api/client';
 import { buildGroup, buildProfile } from '../../../test/factories';
 import { renderInShell } from '../../../test/render';
@@ -10,7 +10,6 @@ import { buildPolicy } from '../policies.factories';
 import { POLICY_TEXTS as T } from '../policies.texts';
 
 // The form is large; on a loaded machine a test walking it takes tens of seconds.
-vi.setConfig({ testTimeout: 60_000 });
 
 const SCRIPT = '#!/bin/sh\necho installing acme\n';
 const STORED = {

@@ -1,15 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReportSchedule, ReportScheduleSend } from '@patchwell/core/reports/schedules.schema';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../../api/client';
 import { buildProfile } from '../../../test/factories';
 import { renderInShell } from '../../../test/render';
 import { startTestServer } from '../../../test/server';
 import { ReportSchedulesPage } from './ReportSchedulesPage';
 import { SCHEDULES_TEXTS } from './schedules.texts';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const T = SCHEDULES_TEXTS;
 
