@@ -16,12 +16,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { generateMachine } from '@patchwell/agent/simulate/inventory';
 import { SEED, inventoryOf, seedDevices, seededHash, seededToken, statusOf } from './devices-seed';
 import { startServer, type Running } from './server';
+import { cpuSeconds, rssMb, load, pct } from './proc';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const SAMPLE = Math.min(DEVICES, Number(process.env.SAMPLE ?? 1000));
@@ -40,23 +41,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 18501);
 const STATE_FILE = 'bench-state.json';
 const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-}
-
-/** CPU seconds the process has used (user + system), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the line, counted in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
 
 /** Samples the server's RSS every 250 ms; `peak()` since the last `reset()`. */
 function rssSampler(pid: number) {

@@ -22,12 +22,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 import { seedDevices, seedPatches } from './devices-seed';
 import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
+import { cpuSeconds, rssMb, load } from './proc';
 
 const DEVICES = Number(process.env.DEVICES ?? 10_000);
 const ROWS = Number(process.env.ROWS ?? 20_000);
@@ -37,20 +38,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 18503);
 const ADMIN = BENCH_ADMIN;
 const SEED_CACHE = process.env.SEED_CACHE;
 
-const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-/** CPU seconds a process has used (user + system), from /proc: steadier than wall time on a loaded machine. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Resident memory of a process in MB (VmRSS). */
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
 
 const session = benchSession;
 

@@ -18,14 +18,15 @@
  *      PostgreSQL, REUSE_DB=<it>) measure them again without seeding.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
 import { openDb, type Db } from '../packages/server/src/db/client';
 import { seedDevices, seedPatches } from './devices-seed';
 import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
+import { cpuSeconds, rssMb, load, pct } from './proc';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const COMMANDS = Number(process.env.COMMANDS ?? 200_000);
@@ -44,22 +45,6 @@ const EXTRACTS = (process.env.EXTRACTS ?? 'device_inventory,patch_history,activi
  * build bounded by its page size grows alike for both.
  */
 const FLAT = process.env.FLAT === '1';
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
-
-/** CPU seconds the process has used (user + system), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the line, counted in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-}
 
 const session = benchSession;
 

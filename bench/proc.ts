@@ -1,0 +1,24 @@
+/** What a bench reads of a process and of the machine from /proc, and the figures it prints. */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+
+/** CPU seconds a process has used (user + system): steadier than wall time on a loaded machine. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, counted in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Resident memory of a process in MB (VmRSS). */
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+/** The one-minute load average, as the benches print it beside their figures. */
+export const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
+
+/** The value at fraction `p` of an ascending list. */
+export const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
