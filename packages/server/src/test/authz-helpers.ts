@@ -58,3 +58,12 @@ export function clientFor(t: TestApp, caller: Caller) {
     del: (path: string) => call(t, caller, 'DELETE', path),
   };
 }
+
+/** Runs `tasks` with at most `width` of them at a time. */
+export async function inTurns(tasks: (() => Promise<unknown>)[], width: number): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
+}
