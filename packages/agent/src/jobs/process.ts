@@ -30,6 +30,8 @@ export type RunOptions = {
   maxBytes?: number;
   /** Time between SIGTERM and SIGKILL after a timeout. */
   killGraceMs?: number;
+  /** Ends the process (SIGTERM to its group) when aborted, as a timeout does. */
+  signal?: AbortSignal;
 };
 
 export type ProcessRunner = (spec: ProcessSpec, options?: RunOptions) => Promise<ProcessOutcome>;
@@ -82,6 +84,7 @@ export const runProcess: ProcessRunner = (spec, options = {}) => {
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError: string | null) => {
       if (settled) return;
       settled = true;
+      options.signal?.removeEventListener('abort', abort);
       clearTimeout(timer);
       clearTimeout(killTimer);
       resolve({
@@ -111,6 +114,12 @@ export const runProcess: ProcessRunner = (spec, options = {}) => {
           killTimer = setTimeout(() => kill('SIGKILL'), killGraceMs);
         }, options.timeoutMs)
       : undefined;
+    const abort = () => {
+      kill('SIGTERM');
+      killTimer = setTimeout(() => kill('SIGKILL'), killGraceMs);
+    };
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
     child.stdout.on('data', (c: Buffer) => stdout.push(c));
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
     child.on('error', (err) => finish(null, null, err.message));

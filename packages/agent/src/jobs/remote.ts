@@ -1,4 +1,10 @@
-import type { RemoteSessionCommand } from '@patchwell/core/remote/remote-sessions.schema';
+import {
+  REMOTE_CLOSE_ENDED_BY_USER,
+  REMOTE_ENDED_BY_USER_TEXT,
+  REMOTE_IDLE_MINUTES_MAX,
+  type RemoteSessionCommand,
+} from '@patchwell/core/remote/remote-sessions.schema';
+import type WebSocket from 'ws';
 import type { AgentApi } from '../api/client.js';
 import type { Platform } from '../platform/platform.js';
 import { bridgeToPty, bridgeToTcp } from '../remote/tunnel.js';
@@ -32,6 +38,45 @@ const consentText = (kind: RemoteSessionCommand['kind']) =>
 /** Seconds the user has to answer (the server waits two minutes for the answer). */
 const CONSENT_TIMEOUT_S = 90;
 
+/** What the user sees while a session lasts; its button ends the session. */
+export const activeText = (kind: RemoteSessionCommand['kind']) =>
+  kind === 'shell'
+    ? 'An administrator has a remote shell open on this computer. Select End session to close it.'
+    : 'An administrator is viewing and controlling your screen. Select End session to disconnect.';
+export const END_SESSION_LABEL = 'End session';
+
+/**
+ * While the session lasts the signed-in user sees that it is open and can end it: a dialog
+ * whose button closes the tunnel with the "ended by the user" code. The dialog goes away when
+ * the session ends otherwise. Without a dialog (nobody signed in, no zenity) nothing is shown.
+ */
+function showWhileOpen(socket: WebSocket, kind: RemoteSessionCommand['kind'], ctx: RemoteJobContext): void {
+  const notifier = ctx.platform.notifier;
+  if (!notifier) return;
+  const gone = new AbortController();
+  socket.once('close', () => gone.abort());
+  void notifier
+    .show({
+      message: activeText(kind),
+      // Longer than any session lasts idle; an active one is re-shown when this one times out.
+      timeoutS: REMOTE_IDLE_MINUTES_MAX * 60,
+      periodsH: [],
+      proceedLabel: END_SESSION_LABEL,
+      requireChoice: true,
+      signal: gone.signal,
+    })
+    .then((answer) => {
+      if (gone.signal.aborted) return;
+      if (answer.shown && answer.answer === 'proceed' && !answer.note) {
+        socket.close(REMOTE_CLOSE_ENDED_BY_USER, REMOTE_ENDED_BY_USER_TEXT);
+      } else if (answer.shown && answer.answer === 'timeout') {
+        showWhileOpen(socket, kind, ctx);
+      } else if (!answer.shown) {
+        ctx.log?.(`remote session: the user cannot be shown that it is open (${answer.reason})`);
+      }
+    });
+}
+
 export async function runRemoteSession(remote: RemoteSessionCommand, ctx: RemoteJobContext): Promise<RemoteOutcome> {
   const { session_id: id, kind } = remote;
   const refuse = async (message: string) => {
@@ -61,6 +106,7 @@ export async function runRemoteSession(remote: RemoteSessionCommand, ctx: Remote
     await desktop?.stop();
     return { status: 'error', message: `The tunnel did not open: ${(err as Error).message}`, data: { kind } };
   }
+  showWhileOpen(socket, kind, ctx);
   const bridged = desktop
     ? bridgeToTcp(socket, desktop.port).finally(() => desktop.stop())
     : bridgeToPty(socket, { shell: ctx.shell ?? process.env.SHELL ?? '/bin/bash' });

@@ -83,7 +83,7 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
     if (!zenity)
       return { shown: false, reason: `the agent does not run as root and cannot reach ${session.name}'s session` };
     // The runner's limit only backs up zenity's own --timeout.
-    const out = await run(zenity, { timeoutMs: (request.timeoutS + 30) * 1000 });
+    const out = await run(zenity, { timeoutMs: (request.timeoutS + 30) * 1000, signal: request.signal });
     if (out.timedOut) return { shown: true, answer: 'timeout' };
     if (!missing(out)) {
       const answer = parseZenityAnswer(out.exitCode, out.stdout, request.periodsH);

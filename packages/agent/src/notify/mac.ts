@@ -65,7 +65,10 @@ export function createMacNotifier(options: MacNotifierOptions = {}): Notifier {
         if (id.exitCode !== 0 || !Number.isInteger(uid)) return { shown: false, reason: `no uid for ${name}` };
         user = { name, uid };
       }
-      const out = await run(osascriptSpec(request, user), { timeoutMs: (request.timeoutS + 30) * 1000 });
+      const out = await run(osascriptSpec(request, user), {
+        timeoutMs: (request.timeoutS + 30) * 1000,
+        signal: request.signal,
+      });
       if (out.timedOut) return { shown: true, answer: 'timeout' };
       const answer = out.exitCode === 0 ? parseOsascriptAnswer(out.stdout) : null;
       if (answer) return { shown: true, ...answer };

@@ -19,6 +19,8 @@ export type NoticeRequest = {
    * without a dialog the notice is not shown.
    */
   requireChoice?: boolean;
+  /** Takes the notice away (its dialog is closed) when aborted: a notice about something that ended. */
+  signal?: AbortSignal;
 };
 
 /** What the user's session made of a notice, before the policy's timeout rule is applied. */

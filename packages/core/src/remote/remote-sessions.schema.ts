@@ -55,6 +55,14 @@ export type RemoteSessionState = (typeof REMOTE_SESSION_STATES)[number];
 export const REMOTE_CONSENTS = ['granted', 'refused', 'unattended'] as const;
 export type RemoteConsent = (typeof REMOTE_CONSENTS)[number];
 
+/**
+ * The close code of a tunnel the device's user ended (the agent's "End session"): the server
+ * records the end as the user's and passes the code on to the console.
+ */
+export const REMOTE_CLOSE_ENDED_BY_USER = 4001;
+/** The text that goes with it. */
+export const REMOTE_ENDED_BY_USER_TEXT = 'The user of the device ended the session.';
+
 /** Seconds to join a session after it is created (the browser's token expires then). */
 export const REMOTE_JOIN_TIMEOUT_S = 60;
 /** Seconds the agent has to ask for consent and answer. */
@@ -86,7 +94,7 @@ export const ZRemoteSession = z.object({
   /** When both ends were joined. */
   connected_at: z.string().nullable(),
   ended_at: z.string().nullable(),
-  /** Why it ended: `browser`, `agent`, `idle`, `ended` (someone ended it), `refused`, `expired`. */
+  /** Why it ended: `browser`, `agent`, `user` (the device's user ended it), `idle`, `ended` (someone ended it), `refused`, `expired`. */
   end_reason: z.string().nullable(),
   /** Bytes relayed from the browser to the device, and back. */
   bytes_to_device: z.number().int(),

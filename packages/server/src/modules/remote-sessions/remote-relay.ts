@@ -1,6 +1,8 @@
 import type { RawData, WebSocket } from 'ws';
 import type { z } from 'zod';
 import {
+  REMOTE_CLOSE_ENDED_BY_USER,
+  REMOTE_ENDED_BY_USER_TEXT,
   REMOTE_TRANSCRIPT_MAX_BYTES,
   type RemoteSessionKind,
   type ZRelayOutcome,
@@ -168,7 +170,13 @@ export function createRelayHub(hooks: RelayHooks): RelayHub {
         }
         p.pending.push({ end, data: buf, binary: isBinary });
       });
-      socket.on('close', () => finish(p, end, TUNNEL_CLOSE.normal, `${end} closed`));
+      socket.on('close', (code) => {
+        // The device's user pressed "End session": the console is told so.
+        if (end === 'agent' && code === REMOTE_CLOSE_ENDED_BY_USER) {
+          return finish(p, 'user', REMOTE_CLOSE_ENDED_BY_USER, REMOTE_ENDED_BY_USER_TEXT);
+        }
+        finish(p, end, TUNNEL_CLOSE.normal, `${end} closed`);
+      });
       socket.on('error', () => finish(p, end, TUNNEL_CLOSE.normal, `${end} failed`));
       if (p.browser && p.agent && !p.connected) {
         p.connected = true;

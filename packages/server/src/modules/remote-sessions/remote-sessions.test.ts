@@ -3,10 +3,16 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REMOTE_TEXTS, REMOTE_TRANSCRIPT_MAX_BYTES } from '@patchwell/core/remote/remote-sessions.schema';
+import {
+  REMOTE_CLOSE_ENDED_BY_USER,
+  REMOTE_ENDED_BY_USER_TEXT,
+  REMOTE_TEXTS,
+  REMOTE_TRANSCRIPT_MAX_BYTES,
+} from '@patchwell/core/remote/remote-sessions.schema';
 import { bridgeToPty, bridgeToTcp, openTunnel, startX11vnc } from '@patchwell/agent/remote/tunnel';
 import { createApiClient } from '@patchwell/agent/api/client';
 import { executeCommand } from '@patchwell/agent/jobs/executor';
+import { END_SESSION_LABEL, activeText } from '@patchwell/agent/jobs/remote';
 import type { Notifier } from '@patchwell/agent/notify/notifier';
 import { createFakePlatform } from '@patchwell/agent/test/fake-platform';
 import { organizations } from '../../db/schema';
@@ -164,27 +170,68 @@ describe('the agent’s own remote-session command', () => {
     const platform = createFakePlatform({ notifier });
     return executeCommand(command, { platform, api, allowChanges });
   }
-  const answering = (answer: 'proceed' | 'defer' | 'timeout', seen: string[] = []): Notifier => ({
-    show: async (request) => {
-      seen.push(request.message);
-      return { shown: true, answer };
-    },
-  });
+  /**
+   * The device's user: answers the consent prompt with `answer`, and keeps the "session open"
+   * notice up until the test presses its End session button or the session takes it away.
+   */
+  function userAnswering(answer: 'proceed' | 'defer' | 'timeout') {
+    const seen: string[] = [];
+    let press: (() => void) | undefined;
+    let takenAway = false;
+    const notifier: Notifier = {
+      show: async (request) => {
+        seen.push(request.message);
+        if (request.proceedLabel !== END_SESSION_LABEL) return { shown: true, answer };
+        return new Promise((resolve) => {
+          press = () => resolve({ shown: true, answer: 'proceed' });
+          request.signal?.addEventListener('abort', () => {
+            takenAway = true;
+            resolve({ shown: true, answer: 'timeout' });
+          });
+        });
+      },
+    };
+    return { notifier, seen, pressEndSession: () => press?.(), takenAway: () => takenAway };
+  }
 
-  it('asks the user, opens the tunnel to a shell and the browser runs `hostname`', async () => {
+  it('asks the user, opens the tunnel to a shell and the browser runs `hostname`; the notice goes with the session', async () => {
     const device = await readyDevice();
     const created = await start(device, 'shell');
     expect(created.status).toBe(201);
     const browser = openBrowser(created.body.tunnel_path, created.body.token);
     await opened(browser.socket);
-    const asked: string[] = [];
-    const result = await agentRuns(device, created.body.id, answering('proceed', asked));
+    const user = userAnswering('proceed');
+    const result = await agentRuns(device, created.body.id, user.notifier);
     expect(result).toMatchObject({ status: 'success', data: { kind: 'shell', consent: 'granted' } });
-    expect(asked[0]).toMatch(/remote shell/);
+    expect(user.seen[0]).toMatch(/remote shell/);
     browser.socket.send(Buffer.from('hostname\n'));
     await browser.waitFor(os.hostname());
+    // While it lasts, the user is shown that a shell is open.
+    expect(user.seen[1]).toBe(activeText('shell'));
     browser.socket.send(Buffer.from('exit\n'));
     await browser.closed;
+    await eventually(
+      async () => user.takenAway(),
+      (gone) => gone,
+    );
+  });
+
+  it('ends when the device’s user presses End session, and says so to the console', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'shell');
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await opened(browser.socket);
+    const user = userAnswering('proceed');
+    await agentRuns(device, created.body.id, user.notifier);
+    browser.socket.send(Buffer.from('hostname\n'));
+    await browser.waitFor(os.hostname());
+    user.pressEndSession();
+    expect(await browser.closed).toEqual({ code: REMOTE_CLOSE_ENDED_BY_USER, reason: REMOTE_ENDED_BY_USER_TEXT });
+    const session = await eventually(
+      () => z.admin.get(`/api/remote-sessions/${created.body.id}?o=${z.zone.id}`),
+      (r) => r.body.state === 'ended',
+    );
+    expect(session.body.end_reason).toBe('user');
   });
 
   it('reports a refusal, and the browser gets the consent text', async () => {
@@ -196,7 +243,7 @@ describe('the agent’s own remote-session command', () => {
       async () => t.app.remoteRelay.has(created.body.id),
       (ok) => ok,
     );
-    const result = await agentRuns(device, created.body.id, answering('timeout'));
+    const result = await agentRuns(device, created.body.id, userAnswering('timeout').notifier);
     expect(result).toMatchObject({ status: 'success', data: { consent: 'refused' } });
     expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
   });
@@ -204,7 +251,7 @@ describe('the agent’s own remote-session command', () => {
   it('refuses a shell without --allow-changes', async () => {
     const device = await readyDevice();
     const created = await start(device, 'shell');
-    const result = await agentRuns(device, created.body.id, answering('proceed'), false);
+    const result = await agentRuns(device, created.body.id, userAnswering('proceed').notifier, false);
     expect(result).toMatchObject({ status: 'success', data: { consent: 'refused' } });
     const session = await z.admin.get(`/api/remote-sessions/${created.body.id}?o=${z.zone.id}`);
     expect(session.body.state).toBe('refused');
