@@ -104,7 +104,7 @@ export function RemoteControlPage() {
   );
 
   return (
-    <Stack gap="md" data-layout={isNarrow ? 'narrow' : 'wide'}>
+    <Stack gap="md" data-remote-layout={isNarrow ? 'narrow' : 'wide'}>
       {back}
       <Title order={1} fz="h2">
         {T.heading(name)}
