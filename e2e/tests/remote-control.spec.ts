@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { REMOTE_TEXTS } from '../../packages/core/src/remote/remote-sessions.schema';
 import { api, newGroup } from './fleet-helpers';
@@ -72,6 +73,14 @@ async function pixels(canvas: Locator, box: { x: number; y: number; width: numbe
     }
     return { dark, light, width: c.width, height: c.height };
   }, box);
+}
+
+/** Serious and critical axe findings on the page as it is. */
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 type Fixture = {
@@ -274,6 +283,7 @@ test.describe.serial('remote control and the remote shell', () => {
     await idleInput.fill(String(idle));
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Remote access settings saved.')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await api(page, `/api/remote-settings?o=${o}`)).toEqual({
       unattended: true,
       shell_enabled: true,
@@ -287,10 +297,12 @@ test.describe.serial('remote control and the remote shell', () => {
     await expect(page).toHaveURL(new RegExp(`/console/devices/${fx.deviceId}/remote-control\\?o=${o}$`));
     await expect(page.getByRole('heading', { name: `Remote control: ${name}` })).toBeVisible();
     await expect(status(page)).toHaveAttribute('data-status', 'idle');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect(status(page)).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
     await expect(page.getByRole('status')).toHaveText('Status: Connected');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The screen shows the xterm window: black text on white where the window is.
     const canvas = page.getByRole('region', { name: `Screen of ${name}` }).locator('canvas');
@@ -344,6 +356,7 @@ test.describe.serial('remote control and the remote shell', () => {
     await expect(status(page)).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
 
     const terminal = page.getByRole('region', { name: `Shell on ${name}` });
+    expect(await seriousViolations(page)).toEqual([]);
     await terminal.locator('.xterm').click();
     await page.keyboard.type('hostname');
     await page.keyboard.press('Enter');

@@ -71,23 +71,28 @@ export function RemoteControlPage() {
 
   const controls = (
     <>
-      {isShellOn && (
-        <SegmentedControl
-          aria-label={T.kindLabel}
-          value={chosen}
-          onChange={(value) => setKind(value as RemoteSessionKind)}
-          disabled={isLive}
-          fullWidth={isNarrow}
-          data={[
-            { value: 'control', label: T.screen },
-            { value: 'shell', label: T.shell },
-          ]}
-        />
+      {/* While a session is open its kind is fixed: said as text (a disabled control's grey fails contrast). */}
+      {isLive ? (
+        <Text fw={500}>
+          {T.kindLabel}: {session.kind === 'shell' ? T.shell : T.screen}
+        </Text>
+      ) : (
+        isShellOn && (
+          <SegmentedControl
+            aria-label={T.kindLabel}
+            value={chosen}
+            onChange={(value) => setKind(value as RemoteSessionKind)}
+            fullWidth={isNarrow}
+            data={[
+              { value: 'control', label: T.screen },
+              { value: 'shell', label: T.shell },
+            ]}
+          />
+        )
       )}
       {isLive ? (
         <Button
-          color="red"
-          variant="light"
+          variant="default"
           onClick={session.disconnect}
           disabled={session.status === 'disconnecting'}
           fullWidth={isNarrow}
