@@ -31,6 +31,7 @@ describe('patchwell-agent', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await main(['enroll', '--key', 'k'])).toBe(2);
     expect(await main(['enroll', '--server', 'not a url', '--key', 'k'])).toBe(2);
+    expect(await main(['enroll', '--server', 'http://127.0.0.1:9', '--key', 'k', '--machine-id', 'a b'])).toBe(2);
     expect(await main(['frobnicate'])).toBe(2);
   });
 

@@ -32,8 +32,9 @@ const USAGE = `${PRODUCT_NAME} agent ${AGENT_VERSION}
 Usage: patchwell-agent <command> [options]
 
 Commands:
-  enroll --server URL --key ZONE_ACCESS_KEY [--state FILE]
-              register this device with a zone and store its identity (mode 0600)
+  enroll --server URL --key ZONE_ACCESS_KEY [--state FILE] [--machine-id ID]
+              register this device with a zone and store its identity (mode 0600);
+              --machine-id replaces this machine's id (a second agent on one machine)
   run [--once] [--allow-changes] [--wait S] [--state FILE]
               check in, send the inventory, execute queued commands; --once exits after
               one round. Without --allow-changes, installs and removals run the package
@@ -113,9 +114,13 @@ async function enroll(flags: Flags): Promise<number> {
   const key = required(flags, 'key');
   const statePath = flags.values.get('state') ?? defaultStatePath();
   const platform = currentPlatform();
+  const machineId = flags.values.get('machine-id');
+  if (machineId !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(machineId)) {
+    throw new UsageError('--machine-id must be 1 to 128 letters, digits, dots, dashes or underscores');
+  }
   const api = createApiClient(server);
   try {
-    const state = await enrollDevice(platform, api, key);
+    const state = await enrollDevice(platform, api, key, undefined, machineId);
     await writeState(statePath, state);
     console.log(`Enrolled as device ${state.device_id} (${state.device_uuid}); state saved to ${statePath}`);
     return 0;

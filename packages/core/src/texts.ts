@@ -99,9 +99,11 @@ export const TEXTS = {
     noConsent: 'There is either no active user or the user did not grant permission for the remote session.',
     setupFailed: 'Error - Remote Control setup failed, try again later.',
     offline: 'Device is offline',
-    initializing: 'Automox is currently initializing the device and is unable to start a remote session.',
+    // The spec's tooltip names Automox: the product is Patchwell.
+    initializing: 'Patchwell is currently initializing the device and is unable to start a remote session.',
     windowsOnly: 'This feature is currently only available for Windows devices',
     upgrade: 'Upgrade to our Complete plan to enable this feature',
     noPermission: 'You don’t have the required permission to start a remote control session',
+    installing: 'Remote control is being installed on the device. Please wait a few more minutes.',
   },
 } as const;

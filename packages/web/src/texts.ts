@@ -3,6 +3,7 @@ import { DEVICE_TEXTS } from './features/devices/device.texts';
 import { GROUPS_TEXTS } from './features/groups/groups.texts';
 import { SOFTWARE_TEXTS } from './features/software/software.texts';
 import { MFA_CONSOLE_TEXTS } from './features/mfa/mfa.texts';
+import { REMOTE_CONSOLE_TEXTS } from './features/remote/remote.texts';
 
 /**
  * Console-only texts: labels and messages the specification leaves to us. The spec's own
@@ -375,6 +376,7 @@ export const CONSOLE_TEXTS = {
     reboot: 'Reboot',
   } as Record<string, string>,
   devices: DEVICES_TEXTS,
+  remote: REMOTE_CONSOLE_TEXTS,
   device: DEVICE_TEXTS,
   globalDevices: {
     title: 'Global Devices',

@@ -93,6 +93,17 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * The X authority x11vnc should use: the agent's `XAUTHORITY` when it has one; a root agent
+ * without a display of its own guesses the display owner's (x11vnc `-auth guess`); an agent
+ * told its `DISPLAY` uses it as it is (`-auth guess` fails on a display without access
+ * control, such as a bare Xvfb, where no cookie is needed at all).
+ */
+export function x11vncAuth(env: NodeJS.ProcessEnv, uid: number | undefined): { auth?: string } {
+  if (env.XAUTHORITY) return { auth: env.XAUTHORITY };
+  return uid === 0 && !env.DISPLAY ? { auth: 'guess' } : {};
+}
+
+/**
  * Starts `x11vnc` on `display` for one session: loopback only, no password (the tunnel is the
  * only way in), `-once` so it exits when the session's viewer leaves. Resolves once it listens.
  */

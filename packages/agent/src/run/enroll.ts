@@ -4,13 +4,19 @@ import type { Platform } from '../platform/platform.js';
 import type { AgentState } from '../state/state.js';
 import { AGENT_VERSION } from '../version.js';
 
+/**
+ * Enrols this machine in the access key's zone. `machineId` replaces the platform's (a second
+ * agent on one machine, or a clone whose machine id was not reset): the zone knows a device
+ * by its machine id, so two agents with the same one share one device.
+ */
 export async function enrollDevice(
   platform: Platform,
   api: AgentApi,
   accessKey: string,
   now: () => Date = () => new Date(),
+  machineIdOverride?: string,
 ): Promise<AgentState> {
-  const [machineId, system] = await Promise.all([platform.machineId(), platform.system()]);
+  const [machineId, system] = await Promise.all([machineIdOverride ?? platform.machineId(), platform.system()]);
   const res = await api.enroll({
     access_key: accessKey,
     machine_id: machineId,

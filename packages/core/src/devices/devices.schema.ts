@@ -127,6 +127,8 @@ export const ZDevice = z.object({
   connected: z.boolean(),
   /** Last check-in (ISO 8601); null before the first. */
   last_seen_at: z.string().nullable(),
+  /** True until its first inventory arrives (remote control waits for it). */
+  initializing: z.boolean(),
   /** Whether it waits for a reboot. */
   needs_reboot: z.boolean(),
   /** Number of available patches. */

@@ -37,6 +37,15 @@ export function PlainLayout() {
   );
 }
 
+/** The plain layout at full width, no banners: the remote-control page (spec B section 2). */
+export function FullPlainLayout() {
+  return (
+    <PlainFrame width={1440}>
+      <Outlet />
+    </PlainFrame>
+  );
+}
+
 /** Wider plain layout (404, placeholders of public routes). */
 export function WidePlainLayout() {
   return (

@@ -65,6 +65,16 @@ export const needsTier3Parent: Check = ({ profile, zone }) => {
   return parent && meetsTier(parent, 3) ? null : NOT_FOUND;
 };
 
+/** /devices/{id}/remote-control: the remote-control flag and tier 3 (Complete, or a trial), else 404. */
+export const needsRemoteControl: Check = ({ profile, zone }) =>
+  isFeatureOn(profile, 'remote_control') && zone && meetsTier(zone, 3) ? null : NOT_FOUND;
+
+/** The remote-control page's loader: it is outside the shell, so it hands the page the shell's context. */
+export async function remoteControlLoader(args: LoaderFunctionArgs): Promise<ShellContext> {
+  await guard([needsRemoteControl])(args);
+  return requireShell(args.request);
+}
+
 /**
  * /global/devices: a global administrator with the global-devices-table flag; otherwise the
  * dashboard of the requested or first zone, else 404.

@@ -18,6 +18,7 @@ export const PATHS = {
   onboarding: '/onboarding',
   devices: '/devices',
   deviceDetail: '/devices/:deviceId',
+  remoteControl: '/devices/:deviceId/remote-control',
   software: '/software',
   policyManualApproval: '/policy-manual-approval',
 
@@ -61,6 +62,7 @@ export const PATHS = {
   webhooks: '/settings/webhooks',
   security: '/settings/security',
   apnsSettings: '/settings/apns',
+  remoteSettings: '/settings/remote-access',
 
   global: '/global',
   setupAndConfiguration: '/global/setup',

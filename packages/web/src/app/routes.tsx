@@ -6,7 +6,7 @@ import { settingsRoute } from '../features/settings/settings.routes';
 import { lazyPage } from './chunks';
 import { legacyRoutes } from './legacy.routes';
 import { PATHS } from './paths';
-import { PlainLayout, WidePlainLayout } from './PlainLayout';
+import { FullPlainLayout, PlainLayout, WidePlainLayout } from './PlainLayout';
 import { GlobalLoader } from './GlobalLoader';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
@@ -159,6 +159,20 @@ export const routes: RouteObject[] = [
               (m) => m.ShellLayout,
             ),
             children: shellRoutes,
+          },
+          {
+            // Signed in, but outside the shell: the plain layout with banners hidden (spec B section 2).
+            Component: FullPlainLayout,
+            children: [
+              {
+                path: rel(PATHS.remoteControl),
+                loader: g((m) => m.remoteControlLoader),
+                lazy: lazyPage(
+                  () => import('../features/remote/RemoteControlPage'),
+                  (m) => m.RemoteControlPage,
+                ),
+              },
+            ],
           },
           {
             Component: WidePlainLayout,

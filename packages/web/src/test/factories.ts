@@ -78,6 +78,7 @@ export function buildDevice(overrides: Partial<Device> = {}): Device {
     group_name: 'Default',
     tags: [],
     ip_addrs: ['203.0.113.10'],
+    initializing: false,
     ip_addrs_private: ['10.0.0.10'],
     connected: true,
     last_seen_at: '2026-11-21T12:00:00Z',

@@ -70,6 +70,7 @@ export function toDevice(row: DeviceListRow): Device {
     ip_addrs_private: row.ipAddrsPrivate,
     connected: row.isOnline,
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
+    initializing: !row.lastInventoryAt,
     needs_reboot: row.needsReboot,
     pending_patches: row.pendingPatches,
     compliance: row.compliance,

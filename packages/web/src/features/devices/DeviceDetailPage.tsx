@@ -13,6 +13,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { DevicePolicies } from '../policies/components/DevicePolicies';
 import { POLICY_TEXTS } from '../policies/policies.texts';
 import { ObjectActivity } from '../reports/components/ObjectActivity';
+import { RemoteControlButton } from '../remote/components/RemoteControlButton';
 import { DeviceCommands } from './components/DeviceCommands';
 import { DeviceHardware } from './components/DeviceHardware';
 import { DeviceLiveStatus } from './components/DeviceLiveStatus';
@@ -121,6 +122,7 @@ export function DeviceDetailPage() {
           {name}
         </Title>
         <Group gap="xs">
+          <RemoteControlButton device={d} />
           {canManage && (
             <>
               <Button variant="default" onClick={() => void queue('GetOS', CONSOLE_TEXTS.devices.scan)}>

@@ -1,6 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { Outlet } from 'react-router';
-import { canFor, canSeeApns, canSeeSecurity } from '../../app/access';
+import { canFor, canSeeApns, canSeeSecurity, isFeatureOn } from '../../app/access';
 import { PATHS } from '../../app/paths';
 import { useShell } from '../../app/shell-context';
 import { withZone } from '../../app/zone';
@@ -19,6 +19,9 @@ export function SettingsLayout() {
   if (can('Organization', 'manage')) tabs.push({ label: 'Webhooks', to: z(PATHS.webhooks) });
   if (canSeeSecurity(profile, zoneId, zone?.disabled ?? false)) tabs.push({ label: 'Security', to: z(PATHS.security) });
   if (canSeeApns(profile, zoneId)) tabs.push({ label: 'APNS Settings', to: z(PATHS.apnsSettings) });
+  if (isFeatureOn(profile, 'remote_control')) {
+    tabs.push({ label: CONSOLE_TEXTS.remote.settingsTab, to: z(PATHS.remoteSettings) });
+  }
   return (
     <Stack gap="lg">
       <Title order={1} fz="h2">

@@ -56,5 +56,13 @@ export const settingsRoute: RouteObject = {
       ),
     },
     { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
+    {
+      path: 'remote-access',
+      loader: g((m) => m.guard([m.needsFlag('remote_control', true, PATHS.profile)])),
+      lazy: lazyPage(
+        () => import('../remote/RemoteSettingsPage'),
+        (m) => m.RemoteSettingsPage,
+      ),
+    },
   ],
 };

@@ -2,6 +2,7 @@ import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import type { Can } from '../../../app/access';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { RemoteControlMenuItem } from '../../remote/components/RemoteControlMenuItem';
 import { deviceLabel } from '../device-label';
 import { devicesExportHref } from '../devices.api';
 import type { Device } from '../devices.types';
@@ -18,8 +19,9 @@ export type DeviceRowActionsProps = {
 
 /**
  * One row's menu (spec B section 2): assign to group, apply and remove tags, scan and reboot
- * (Endpoint.manage), export (anyone who sees the row), remove (Endpoint.delete). Remote
- * control joins it with its own issue.
+ * (Endpoint.manage), remote control (with its flag; disabled with the spec's tooltip when the
+ * permission, the plan or the device stands in the way), export (anyone who sees the row),
+ * remove (Endpoint.delete).
  */
 export function DeviceRowActions({ zoneId, device, can, actions }: DeviceRowActionsProps) {
   const name = deviceLabel(device);
@@ -41,6 +43,7 @@ export function DeviceRowActions({ zoneId, device, can, actions }: DeviceRowActi
             <Menu.Item onClick={() => actions.start('scan', target)}>{T.scan}</Menu.Item>
           </>
         )}
+        <RemoteControlMenuItem device={device} />
         {/* The server's export, narrowed to this device: the same columns and formula guard as the list's. */}
         <Menu.Item component="a" href={devicesExportHref(zoneId, { ids: [device.id] })} download>
           {T.exportCsv}
