@@ -1,4 +1,4 @@
-import type { RemoteSession } from '@patchwell/core/remote/remote-sessions.schema';
+import { REMOTE_ENDED_BY_USER_TEXT, type RemoteSession } from '@patchwell/core/remote/remote-sessions.schema';
 import { TEXTS } from '@patchwell/core/texts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors';
@@ -113,6 +113,11 @@ describe('remoteReducer', () => {
       message: TEXTS.remote.unableToConnect,
     });
     expect(remoteReducer(connected, { type: 'closed', code: 4408 })).toMatchObject({ status: 'disconnected' });
+    // The device's user pressed End session.
+    expect(remoteReducer(connected, { type: 'closed', code: 4001 })).toMatchObject({
+      status: 'disconnected',
+      message: REMOTE_ENDED_BY_USER_TEXT,
+    });
   });
 
   it('reports an expired session and a viewer failure with the spec’s texts', () => {

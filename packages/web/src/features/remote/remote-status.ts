@@ -1,4 +1,9 @@
-import type { RemoteControlStatus, RemoteSession } from '@patchwell/core/remote/remote-sessions.schema';
+import {
+  REMOTE_CLOSE_ENDED_BY_USER,
+  REMOTE_ENDED_BY_USER_TEXT,
+  type RemoteControlStatus,
+  type RemoteSession,
+} from '@patchwell/core/remote/remote-sessions.schema';
 import { TEXTS } from '@patchwell/core/texts';
 import { isApiError } from '../../api/errors';
 
@@ -18,6 +23,7 @@ export const TUNNEL_CLOSE_CODES = {
   refused: 4403,
   idle: 4408,
   unavailable: 4503,
+  endedByUser: REMOTE_CLOSE_ENDED_BY_USER,
 } as const;
 
 export type RemoteState = {
@@ -110,6 +116,8 @@ function closeOutcome(state: RemoteState, code: number): RemoteState {
       return fail(state, 'unavailable', R.unableToConnect);
     case TUNNEL_CLOSE_CODES.idle:
       return fail(state, 'disconnected', null);
+    case TUNNEL_CLOSE_CODES.endedByUser:
+      return fail(state, 'disconnected', REMOTE_ENDED_BY_USER_TEXT);
   }
   if (state.status === 'connected') return fail(state, 'disconnected', code === 1000 ? null : R.unableToConnect);
   return fail(state, 'connectionFailed', R.unableToConnect);
