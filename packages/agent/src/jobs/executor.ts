@@ -41,6 +41,8 @@ export type ExecutorContext = {
   deferReboot?: (pending: PendingReboot) => Promise<void>;
   /** The run loop's log (a remote session that ends in the background says so here). */
   log?: (line: string) => void;
+  /** The run loop's stop: work that outlives its command (a remote session) ends with it. */
+  signal?: AbortSignal;
 };
 
 const DEFAULT_TIMEOUT_S = 3600;

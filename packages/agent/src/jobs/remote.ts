@@ -28,6 +28,8 @@ export type RemoteJobContext = {
   log?: (line: string) => void;
   /** The shell's program (default `$SHELL`, else /bin/bash). */
   shell?: string;
+  /** The agent is stopping: an open session is closed (its x11vnc or shell ends with it). */
+  signal?: AbortSignal;
 };
 
 const consentText = (kind: RemoteSessionCommand['kind']) =>
@@ -70,6 +72,9 @@ function showWhileOpen(socket: WebSocket, kind: RemoteSessionCommand['kind'], ct
       if (answer.shown && answer.answer === 'proceed' && !answer.note) {
         socket.close(REMOTE_CLOSE_ENDED_BY_USER, REMOTE_ENDED_BY_USER_TEXT);
       } else if (answer.shown && answer.answer === 'timeout') {
+        const stopping = () => socket.close(1001, 'the agent is stopping');
+        ctx.signal?.addEventListener('abort', stopping, { once: true });
+        socket.once('close', () => ctx.signal?.removeEventListener('abort', stopping));
         showWhileOpen(socket, kind, ctx);
       } else if (!answer.shown) {
         ctx.log?.(`remote session: the user cannot be shown that it is open (${answer.reason})`);
@@ -106,6 +111,9 @@ export async function runRemoteSession(remote: RemoteSessionCommand, ctx: Remote
     await desktop?.stop();
     return { status: 'error', message: `The tunnel did not open: ${(err as Error).message}`, data: { kind } };
   }
+  const stopping = () => socket.close(1001, 'the agent is stopping');
+  ctx.signal?.addEventListener('abort', stopping, { once: true });
+  socket.once('close', () => ctx.signal?.removeEventListener('abort', stopping));
   showWhileOpen(socket, kind, ctx);
   const bridged = desktop
     ? bridgeToTcp(socket, desktop.port).finally(() => desktop.stop())

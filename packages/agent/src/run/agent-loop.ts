@@ -135,6 +135,7 @@ export async function runAgent(options: RunOptions): Promise<RunOutcome> {
         ...(options.run ? { run: options.run } : {}),
         knownPatches: inventory?.patches ?? [],
         log,
+        ...(signal ? { signal } : {}),
         deferReboot: async (pending) => {
           state = { ...state, pending_reboot: pending };
           await save();

@@ -161,14 +161,20 @@ describe('a remote shell session', () => {
 
 describe('the agent’s own remote-session command', () => {
   /** Runs the `remote_session` command of the device's check-in the way the agent's loop does. */
-  async function agentRuns(device: EnrolledDevice, sessionId: number, notifier: Notifier, allowChanges = true) {
+  async function agentRuns(
+    device: EnrolledDevice,
+    sessionId: number,
+    notifier: Notifier,
+    allowChanges = true,
+    signal?: AbortSignal,
+  ) {
     const checkin = await checkinAs(t, device.token);
     const command = checkin.body.commands.find(
       (c: { type: string; args: { remote?: { session_id: number } } }) => c.args.remote?.session_id === sessionId,
     );
     const api = createApiClient(t.url, { token: device.token });
     const platform = createFakePlatform({ notifier });
-    return executeCommand(command, { platform, api, allowChanges });
+    return executeCommand(command, { platform, api, allowChanges, ...(signal ? { signal } : {}) });
   }
   /**
    * The device's user: answers the consent prompt with `answer`, and keeps the "session open"
@@ -232,6 +238,24 @@ describe('the agent’s own remote-session command', () => {
       (r) => r.body.state === 'ended',
     );
     expect(session.body.end_reason).toBe('user');
+  });
+
+  it('closes an open session when the agent stops', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'shell');
+    const browser = openBrowser(created.body.tunnel_path, created.body.token);
+    await opened(browser.socket);
+    const stopping = new AbortController();
+    await agentRuns(device, created.body.id, userAnswering('proceed').notifier, true, stopping.signal);
+    browser.socket.send(Buffer.from('hostname\n'));
+    await browser.waitFor(os.hostname());
+    stopping.abort();
+    expect((await browser.closed).code).toBe(1000);
+    const session = await eventually(
+      () => z.admin.get(`/api/remote-sessions/${created.body.id}?o=${z.zone.id}`),
+      (r) => r.body.state === 'ended',
+    );
+    expect(session.body.end_reason).toBe('agent');
   });
 
   it('reports a refusal, and the browser gets the consent text', async () => {
