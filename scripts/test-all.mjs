@@ -2,7 +2,7 @@
 // `npm test`: every test of the repository, in one command.
 //   1. vitest: core unit/property tests, server integration tests (PGlite, or PostgreSQL
 //      when DATABASE_URL is set), console component tests;
-//   2. the console is built and the e2e journeys run in Debian's Chromium.
+//   2. the e2e journeys run in Debian's Chromium against `npm start` (which builds the console).
 // It ends with a plain "N passed, N failed" line (CI reads it) and writes the same
 // figures to test-results/summary.json.
 //
@@ -79,27 +79,23 @@ if (databaseOnly) {
   failed += 1;
   problems.push(`Chromium not found at ${chromium}: install Debian's chromium package (apt-get install -y chromium)`);
 } else {
-  const buildCode = run('console build', 'npm', ['run', 'build', '-w', '@patchwell/web']);
-  if (buildCode !== 0) {
-    failed += 1;
-    problems.push('console build failed');
-  } else {
-    const e2eJson = join(out, 'e2e.json');
-    const e2eCode = run('browser journeys', 'npm', ['run', 'test', '-w', '@patchwell/e2e'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
-    });
-    const e = readJson(e2eJson);
-    if (e?.stats) {
-      passed += e.stats.expected ?? 0;
-      failed += (e.stats.unexpected ?? 0) + (e.stats.flaky ?? 0);
-      if (e2eCode !== 0 && !e.stats.unexpected) {
-        failed += 1;
-        problems.push(`playwright exited with ${e2eCode}`);
-      }
-    } else {
+  // The journeys' server is started the README's way (`npm start`), which builds the console
+  // first: a build failure fails the journeys, and the console is not built twice.
+  const e2eJson = join(out, 'e2e.json');
+  const e2eCode = run('browser journeys', 'npm', ['run', 'test', '-w', '@patchwell/e2e'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+  });
+  const e = readJson(e2eJson);
+  if (e?.stats) {
+    passed += e.stats.expected ?? 0;
+    failed += (e.stats.unexpected ?? 0) + (e.stats.flaky ?? 0);
+    if (e2eCode !== 0 && !e.stats.unexpected) {
       failed += 1;
-      problems.push('playwright produced no report');
+      problems.push(`playwright exited with ${e2eCode}`);
     }
+  } else {
+    failed += 1;
+    problems.push('playwright produced no report');
   }
 }
 
