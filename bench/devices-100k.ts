@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { generateMachine } from '@patchwell/agent/simulate/inventory';
-import { SEED, inventoryOf, seedDevices, seededHash, seededToken, statusOf } from './devices-seed';
+import { SEED, enrollBodyOf, inventoryOf, seedDevices, seededHash, seededToken, statusOf } from './devices-seed';
 import { startServer, type Running } from './server';
 import { cpuSeconds, rssMb, load, pct } from './proc';
 
@@ -188,16 +188,7 @@ async function prepare(kind: string, dataDir: string, env: Env, databaseUrl: str
       const res = await fetch(`${server.url}/api/agent/v1/enroll`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          access_key: accessKey,
-          machine_id: m.machineId,
-          hostname: m.system.hostname,
-          os_family: m.system.os_family,
-          os_name: m.system.os_name,
-          os_version: m.system.os_version,
-          arch: m.system.arch,
-          agent_version: m.system.agent_version,
-        }),
+        body: JSON.stringify(enrollBodyOf(accessKey, m)),
       });
       if (res.status !== 201) throw new Error(`enroll: ${res.status} ${await res.text()}`);
       plan.tokens[i] = ((await res.json()) as { token: string }).token;

@@ -35,6 +35,20 @@ export function seededHash(m: SimMachine): string {
   return inventoryHash(m.system, m.software, m.patches);
 }
 
+/** The enrolment body the agent would send for machine `m` with the zone's access key. */
+export function enrollBodyOf(accessKey: string, m: SimMachine) {
+  return {
+    access_key: accessKey,
+    machine_id: m.machineId,
+    hostname: m.system.hostname,
+    os_family: m.system.os_family,
+    os_name: m.system.os_name,
+    os_version: m.system.os_version,
+    arch: m.system.arch,
+    agent_version: m.system.agent_version,
+  };
+}
+
 /** The inventory body the agent would send for machine `m`. */
 export function inventoryOf(m: SimMachine) {
   return { hash: seededHash(m), system: m.system, software: m.software, patches: m.patches };

@@ -19,7 +19,7 @@ import net from 'node:net';
 import WebSocket from 'ws';
 import { generateMachine } from '@patchwell/agent/simulate/inventory';
 import { bridgeToTcp, openTunnel } from '@patchwell/agent/remote/tunnel';
-import { inventoryOf, SEED } from './devices-seed';
+import { enrollBodyOf, inventoryOf, SEED } from './devices-seed';
 import { cpuSeconds, load, pct, rssMb } from './proc';
 import { BENCH_ADMIN, benchSession, startServer } from './server';
 
@@ -177,16 +177,7 @@ async function main() {
       const enrolled = await fetch(`${server.url}/api/agent/v1/enroll`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          access_key: accessKey,
-          machine_id: m.machineId,
-          hostname: m.system.hostname,
-          os_family: m.system.os_family,
-          os_name: m.system.os_name,
-          os_version: m.system.os_version,
-          arch: m.system.arch,
-          agent_version: m.system.agent_version,
-        }),
+        body: JSON.stringify(enrollBodyOf(accessKey, m)),
       });
       const { device_id: id, token } = (await enrolled.json()) as { device_id: number; token: string };
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };

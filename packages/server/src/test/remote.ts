@@ -110,3 +110,18 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Opens the console's end of a created session on `node` and waits until that node's relay holds it. */
+export async function browserHeldBy(
+  node: TestApp,
+  zone: Zone,
+  created: { body: { id: number; tunnel_path: string; token: string } },
+): Promise<Browser> {
+  const browser = openBrowser(node.url, created.body.tunnel_path, created.body.token, zone.cookie);
+  await opened(browser.socket);
+  await eventually(
+    async () => node.app.remoteRelay.has(created.body.id),
+    (held) => held,
+  );
+  return browser;
+}

@@ -9,6 +9,7 @@ import { createTestClock } from '../../test/clock';
 import { createTestDb, type TestDbHandle } from '../../test/db';
 import {
   agentReceives,
+  browserHeldBy,
   buildRemoteZone,
   eventually,
   openBrowser,
@@ -107,12 +108,7 @@ describe('a session whose ends reach two nodes', () => {
     const device = await readyDevice(nodeA, z);
     const created = await startSession(z, device);
     const id = created.body.id as number;
-    const browser = openBrowser(nodeA.url, created.body.tunnel_path, created.body.token, z.cookie);
-    await opened(browser.socket);
-    await eventually(
-      async () => nodeA.app.remoteRelay.has(id),
-      (held) => held,
-    );
+    const browser = await browserHeldBy(nodeA, z, created);
     await agentReceives(nodeB, device, id, false);
     expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
   });
@@ -122,12 +118,7 @@ describe('a session whose ends reach two nodes', () => {
     const device = await readyDevice(nodeA, z);
     const created = await startSession(z, device, 'shell');
     const id = created.body.id as number;
-    const browser = openBrowser(nodeB.url, created.body.tunnel_path, created.body.token, z.cookie);
-    await opened(browser.socket);
-    await eventually(
-      async () => nodeB.app.remoteRelay.has(id),
-      (held) => held,
-    );
+    const browser = await browserHeldBy(nodeB, z, created);
     await agentReceives(nodeA, device, id);
     const agentDone = bridgeToPty(await openTunnel(nodeA.url, device.token, id), { shell: '/bin/bash' });
     browser.socket.send(Buffer.from('hostname\n'));
@@ -161,12 +152,7 @@ describe('node-to-node requests', () => {
     const device = await readyDevice(nodeA, z);
     const created = await startSession(z, device);
     const id = created.body.id as number;
-    const browser = openBrowser(nodeA.url, created.body.tunnel_path, created.body.token, z.cookie);
-    await opened(browser.socket);
-    await eventually(
-      async () => nodeA.app.remoteRelay.has(id),
-      (held) => held,
-    );
+    const browser = await browserHeldBy(nodeA, z, created);
     const body = JSON.stringify({ why: 'ended', code: 1000, reason: 'ended', quiet: true });
     const post = (signature?: string) =>
       nodeA.request(internalEndPath(id), {

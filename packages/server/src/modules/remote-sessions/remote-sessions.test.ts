@@ -29,6 +29,7 @@ import { call, clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser } from '../../test/factories';
 import {
   agentReceives as agentReceivesOn,
+  browserHeldBy,
   buildRemoteZone,
   eventually,
   openBrowser as openBrowserOn,
@@ -261,12 +262,7 @@ describe('the agent’s own remote-session command', () => {
   it('reports a refusal, and the browser gets the consent text', async () => {
     const device = await readyDevice();
     const created = await start(device, 'shell');
-    const browser = openBrowser(created.body.tunnel_path, created.body.token);
-    await opened(browser.socket);
-    await eventually(
-      async () => t.app.remoteRelay.has(created.body.id),
-      (ok) => ok,
-    );
+    const browser = await browserHeldBy(t, z, created);
     const result = await agentRuns(device, created.body.id, userAnswering('timeout').notifier);
     expect(result).toMatchObject({ status: 'success', data: { consent: 'refused' } });
     expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
@@ -287,12 +283,7 @@ describe('refusals', () => {
     const device = await readyDevice();
     const created = await start(device);
     const id = created.body.id as number;
-    const browser = openBrowser(created.body.tunnel_path, created.body.token);
-    await opened(browser.socket);
-    await eventually(
-      async () => t.app.remoteRelay.has(id),
-      (ok) => ok,
-    );
+    const browser = await browserHeldBy(t, z, created);
     await agentReceives(device, id, false);
     expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
     const session = await z.admin.get(`/api/remote-sessions/${id}?o=${z.zone.id}`);
