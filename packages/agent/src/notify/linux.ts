@@ -55,28 +55,31 @@ export function zenityArgs(request: NoticeRequest): string[] {
   ];
 }
 
+/** The login sessions logind knows (null without loginctl, e.g. in a container). */
+export async function loginSessions(run: ProcessRunner): Promise<LoginSession[] | null> {
+  const list = await run({ command: 'loginctl', args: ['list-sessions', '--no-legend'] }, { timeoutMs: 10_000 });
+  if (list.spawnError || list.exitCode !== 0) return null;
+  const ids = parseSessionIds(list.stdout);
+  if (!ids.length) return [];
+  const show = await run(
+    {
+      command: 'loginctl',
+      args: [
+        'show-session',
+        ...ids,
+        ...['Id', 'Name', 'User', 'Type', 'Class', 'Display', 'Remote', 'Active', 'State'].flatMap((p) => ['-p', p]),
+      ],
+    },
+    { timeoutMs: 10_000 },
+  );
+  return show.spawnError ? null : parseShowSessions(show.stdout);
+}
+
 export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifier {
   const run = options.run ?? runProcess;
   const agentUid = options.uid ?? process.getuid?.() ?? 0;
 
-  async function sessions(): Promise<LoginSession[] | null> {
-    const list = await run({ command: 'loginctl', args: ['list-sessions', '--no-legend'] }, { timeoutMs: 10_000 });
-    if (list.spawnError || list.exitCode !== 0) return null;
-    const ids = parseSessionIds(list.stdout);
-    if (!ids.length) return [];
-    const show = await run(
-      {
-        command: 'loginctl',
-        args: [
-          'show-session',
-          ...ids,
-          ...['Id', 'Name', 'User', 'Type', 'Class', 'Display', 'Remote', 'Active', 'State'].flatMap((p) => ['-p', p]),
-        ],
-      },
-      { timeoutMs: 10_000 },
-    );
-    return show.spawnError ? null : parseShowSessions(show.stdout);
-  }
+  const sessions = () => loginSessions(run);
 
   async function toDesktop(session: LoginSession, request: NoticeRequest): Promise<NoticeAnswer | null> {
     const zenity = asSessionUser(session, agentUid, zenityArgs(request));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { capture, runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { DeviceStatus, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
 import { createLinuxNotifier } from '../notify/linux.js';
-import { startX11vnc, x11vncAuth } from '../remote/tunnel.js';
+import { desktopDisplay, startX11vnc, x11vncAuth } from '../remote/tunnel.js';
 import { AGENT_VERSION } from '../version.js';
 import { fallbackMachineId, ipAddrs, nics, timezone } from './common.js';
 import {
@@ -77,9 +77,10 @@ export function createLinuxPlatform(run: ProcessRunner = runProcess): Platform {
   return {
     family: 'linux',
     notifier: createLinuxNotifier({ run }),
-    // x11vnc for the session only, on the agent's display. Finding the signed-in user's
-    // display through logind, as the notifier does, is the next step.
-    remoteDesktop: () => startX11vnc(process.env.DISPLAY ?? ':0', x11vncAuth(process.env, process.getuid?.())),
+    // x11vnc for the session only, on the signed-in user's display (logind's, as the notifier
+    // finds it) or the agent's own.
+    remoteDesktop: async () =>
+      startX11vnc(await desktopDisplay(run, process.env), x11vncAuth(process.env, process.getuid?.())),
 
     async machineId() {
       return (await readText('/etc/machine-id')) || (await readText('/var/lib/dbus/machine-id')) || fallbackMachineId();

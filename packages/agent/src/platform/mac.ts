@@ -3,6 +3,7 @@ import os from 'node:os';
 import { capture, runProcess, type ProcessRunner } from '../jobs/process.js';
 import type { DeviceStatus, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
 import { createMacNotifier } from '../notify/mac.js';
+import { existingVncServer } from '../remote/tunnel.js';
 import { AGENT_VERSION } from '../version.js';
 import { fallbackMachineId, ipAddrs, nics, timezone } from './common.js';
 import {
@@ -57,6 +58,8 @@ export function createMacPlatform(run: ProcessRunner = runProcess): Platform {
   return {
     family: 'mac',
     notifier: createMacNotifier({ run }),
+    // The built-in Screen Sharing (System Settings › General › Sharing), which the agent does not turn on.
+    remoteDesktop: () => existingVncServer(5900, 'Screen Sharing'),
 
     async machineId() {
       return (await hardware())?.uuid ?? fallbackMachineId();

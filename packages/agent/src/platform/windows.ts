@@ -7,6 +7,7 @@ import os from 'node:os';
 import { capture, runProcess, type ProcessRunner, type ProcessSpec } from '../jobs/process.js';
 import type { DeviceStatus, Disk, Patch, SoftwareItem, SystemInfo } from '../protocol.js';
 import { createWindowsNotifier } from '../notify/windows.js';
+import { existingVncServer } from '../remote/tunnel.js';
 import { AGENT_VERSION } from '../version.js';
 import { fallbackMachineId, ipAddrs, nics, timezone } from './common.js';
 import { assertSafeToken, type PackageAction, type Platform } from './platform.js';
@@ -112,6 +113,8 @@ export function createWindowsPlatform(run: ProcessRunner = runProcess): Platform
   return {
     family: 'windows',
     notifier: createWindowsNotifier({ run }),
+    // Windows has no VNC server of its own: one installed beside the agent (TightVNC, UltraVNC).
+    remoteDesktop: () => existingVncServer(5900, 'A VNC server (TightVNC, UltraVNC)'),
 
     async machineId() {
       return (await sys()).MachineGuid ?? fallbackMachineId();

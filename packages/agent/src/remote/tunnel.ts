@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import WebSocket from 'ws';
+import type { ProcessRunner } from '../jobs/process.js';
+import { loginSessions } from '../notify/linux.js';
+import { pickSessions } from '../notify/notify.parsers.js';
 
 /**
  * The agent's end of a remote session (decision 0016): an outbound WebSocket to the server,
@@ -42,19 +45,38 @@ export async function bridgeToTcp(socket: WebSocket, port: number, host = '127.0
 }
 
 /**
- * Joins the tunnel to `shell` under a pseudo-terminal made by util-linux `script` (no native
- * module). `script` starts with a 0×0 size and has no resize call, so the first line sets one.
+ * How the remote shell is started on each system (no native module): on Linux and macOS the
+ * shell under a pseudo-terminal made by `script` (util-linux's `-qfc SHELL FILE` and the BSD
+ * form `-q FILE SHELL` differ), which starts with a 0×0 size and has no resize call, so the
+ * first line sets one; on Windows PowerShell reading its commands from the tunnel (`-Command
+ * -`: no pseudo-terminal, so no prompt and no line editing, but every command and its output).
  */
+export function shellSpawn(
+  platform: NodeJS.Platform,
+  shell: string,
+  size: { cols: number; rows: number },
+): { command: string; args: string[]; first: string } {
+  if (platform === 'win32') {
+    return { command: 'powershell.exe', args: ['-NoLogo', '-NoProfile', '-Command', '-'], first: '' };
+  }
+  const first = `stty cols ${size.cols} rows ${size.rows}\n`;
+  if (platform === 'darwin') return { command: '/usr/bin/script', args: ['-q', '/dev/null', shell], first };
+  return { command: 'script', args: ['-qfc', shell, '/dev/null'], first };
+}
+
+/** Joins the tunnel to the system's shell (see {@link shellSpawn}) until either side ends. */
 export async function bridgeToPty(
   socket: WebSocket,
   options: { shell?: string; cols?: number; rows?: number } = {},
 ): Promise<void> {
   const shell = options.shell ?? process.env.SHELL ?? '/bin/bash';
-  const child: ChildProcess = spawn('script', ['-qfc', shell, '/dev/null'], {
+  const how = shellSpawn(process.platform, shell, { cols: options.cols ?? 120, rows: options.rows ?? 40 });
+  const child: ChildProcess = spawn(how.command, how.args, {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, TERM: 'xterm-256color' },
+    windowsHide: true,
   });
-  child.stdin!.write(`stty cols ${options.cols ?? 120} rows ${options.rows ?? 40}\n`);
+  if (how.first) child.stdin!.write(how.first);
   const out = (chunk: Buffer) => socket.readyState === WebSocket.OPEN && socket.send(chunk, { binary: true });
   child.stdout!.on('data', out);
   child.stderr!.on('data', out);
@@ -101,6 +123,45 @@ export function freePort(): Promise<number> {
 export function x11vncAuth(env: NodeJS.ProcessEnv, uid: number | undefined): { auth?: string } {
   if (env.XAUTHORITY) return { auth: env.XAUTHORITY };
   return uid === 0 && !env.DISPLAY ? { auth: 'guess' } : {};
+}
+
+/**
+ * A VNC server the device already runs on loopback (macOS Screen Sharing, a Windows VNC server
+ * such as TightVNC or UltraVNC): the agent starts nothing and stops nothing, it checks that
+ * `port` answers with an RFB greeting and joins the tunnel to it. Its own authentication
+ * (the Mac's account, the server's password) is asked in the console.
+ */
+export async function existingVncServer(port: number, what: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const greeting = await new Promise<string>((resolve) => {
+    const c = net.connect({ port, host: '127.0.0.1' });
+    let got = '';
+    const done = () => (c.destroy(), resolve(got));
+    c.setTimeout(3_000, done);
+    c.on('data', (d) => {
+      got += d.toString('latin1');
+      if (got.length >= 12) done();
+    });
+    c.once('error', done);
+    c.once('close', done);
+  });
+  if (!/^RFB \d{3}\.\d{3}\n/.test(greeting)) throw new Error(`${what} is not on at 127.0.0.1:${port}`);
+  return { port, stop: async () => undefined };
+}
+
+/**
+ * The X display to show: the agent's `DISPLAY` when it has one (run inside a desktop session),
+ * else the display of the signed-in user's graphical session that logind reports (the active
+ * one first), else `:0`. A Wayland session has no X display x11vnc can read: that is said
+ * instead of showing the login screen's display.
+ */
+export async function desktopDisplay(run: ProcessRunner, env: NodeJS.ProcessEnv): Promise<string> {
+  if (env.DISPLAY) return env.DISPLAY;
+  const sessions = await loginSessions(run);
+  const graphical = sessions ? pickSessions(sessions).graphical : null;
+  if (graphical?.type === 'wayland' && !graphical.display) {
+    throw new Error(`${graphical.name}'s session uses Wayland, which x11vnc cannot show`);
+  }
+  return graphical?.display || ':0';
 }
 
 /**
