@@ -3,15 +3,13 @@ import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { TEXTS } from '@patchwell/core/texts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { queryClient } from '../../app/query-client';
 import { routes } from '../../app/routes';
 import { buildDevice, buildProfile, buildZone } from '../../test/factories';
 import { renderRoutes } from '../../test/render';
 import { startTestServer, type TestReply } from '../../test/server';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const NOT_FOUND = '404 - Page Not Found';
 const device = { ...buildDevice({ id: 5, name: 'web-5', display_name: 'web-5', hostname: 'web-5' }) };

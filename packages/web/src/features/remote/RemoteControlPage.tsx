@@ -16,6 +16,7 @@ import { remoteControlAction } from './remote-access';
 import { useRemoteSettings } from './remote.api';
 import { isLiveStatus } from './remote-status';
 import { useRemoteSession } from './useRemoteSession';
+import { VncCredentialsForm } from './components/VncCredentialsForm';
 
 const T = CONSOLE_TEXTS.remote;
 
@@ -136,6 +137,7 @@ export function RemoteControlPage() {
           {session.message}
         </Alert>
       )}
+      {session.credentials && <VncCredentialsForm request={session.credentials} />}
       <Box
         ref={target}
         role="region"

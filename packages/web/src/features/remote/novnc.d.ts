@@ -18,5 +18,7 @@ declare module '@novnc/novnc' {
     focus(): void;
     disconnect(): void;
     sendCtrlAltDel(): void;
+    /** Answers `credentialsrequired` (its `detail.types`: `username`, `password`, `target`). */
+    sendCredentials(credentials: { username?: string; password?: string; target?: string }): void;
   }
 }

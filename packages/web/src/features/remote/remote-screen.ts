@@ -4,7 +4,17 @@ import RFB from '@novnc/novnc';
  * The device's screen (loaded only when a control session starts, with noVNC): RFB over the
  * tunnel's WebSocket, end to end with the device's VNC server. The relay only copies bytes.
  */
-export type ScreenHandlers = { onConnected: () => void; onFailed: () => void };
+export type VncCredentials = { username?: string; password?: string };
+
+export type ScreenHandlers = {
+  onConnected: () => void;
+  onFailed: () => void;
+  /**
+   * The device's VNC server asks for its own sign-in (macOS Screen Sharing: the Mac's account;
+   * a Windows VNC server: its password): which fields, and where to send them.
+   */
+  onCredentials: (fields: string[], send: (credentials: VncCredentials) => void) => void;
+};
 
 export function attachScreen(target: HTMLElement, socket: WebSocket, handlers: ScreenHandlers) {
   const rfb = new RFB(target, socket, { shared: true });
@@ -16,7 +26,10 @@ export function attachScreen(target: HTMLElement, socket: WebSocket, handlers: S
     handlers.onConnected();
   });
   rfb.addEventListener('securityfailure', handlers.onFailed);
-  rfb.addEventListener('credentialsrequired', handlers.onFailed);
+  rfb.addEventListener('credentialsrequired', (event) => {
+    const fields = (event as CustomEvent<{ types?: string[] }>).detail?.types ?? ['password'];
+    handlers.onCredentials(fields, (credentials) => rfb.sendCredentials(credentials));
+  });
   return {
     detach() {
       try {

@@ -22,6 +22,12 @@ export const REMOTE_CONSOLE_TEXTS = {
   transcriptTruncated: 'The transcript keeps the first 256 KiB of the output; the rest was not kept.',
   transcriptEmpty: 'The shell printed nothing.',
   backToDevice: 'Back to the device',
+  credentialsTitle: 'The device’s screen asks for its sign-in',
+  credentialsHint:
+    'Its VNC server has a sign-in of its own (on a Mac, an account allowed to use Screen Sharing). It goes to the device only, through the tunnel.',
+  username: 'Username',
+  password: 'Password',
+  signIn: 'Sign in',
   /** One human sentence per status of the spec (spec B section 4). */
   status: {
     authenticating: 'Starting the session…',

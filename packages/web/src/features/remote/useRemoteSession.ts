@@ -1,6 +1,8 @@
 import type { RemoteSessionKind } from '@patchwell/core/remote/remote-sessions.schema';
 import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { createRemoteSession, endRemoteSession, fetchRemoteSession, tunnelUrl } from './remote.api';
+// Types only: noVNC itself loads on Connect.
+import type { ScreenHandlers as ViewerHandlers, VncCredentials } from './remote-screen';
 import { INITIAL_REMOTE_STATE, isLiveStatus, remoteReducer, type RemoteState } from './remote-status';
 
 /** How often the session's state is read while the device's answer is awaited. */
@@ -8,12 +10,15 @@ export const REMOTE_POLL_MS = 1_000;
 
 type Viewer = { detach(): void };
 
+/** The device's VNC server asks for its own sign-in: the fields it wants. */
+export type CredentialsRequest = { fields: string[]; send(credentials: VncCredentials): void };
+
 /** noVNC and xterm.js load only when a session of their kind starts (they stay out of every other page). */
 const loadViewer = (kind: RemoteSessionKind) =>
   kind === 'control'
     ? import('./remote-screen').then((m) => ({
-        attach: (target: HTMLElement, socket: WebSocket, onConnected: () => void, onFailed: () => void) =>
-          m.attachScreen(target, socket, { onConnected, onFailed }),
+        attach: (target: HTMLElement, socket: WebSocket, handlers: ViewerHandlers) =>
+          m.attachScreen(target, socket, handlers),
       }))
     : import('./remote-terminal').then((m) => ({
         attach: (target: HTMLElement, socket: WebSocket) => m.attachTerminal(target, socket),
@@ -21,6 +26,8 @@ const loadViewer = (kind: RemoteSessionKind) =>
 
 export type RemoteSessionHandle = RemoteState & {
   kind: RemoteSessionKind | null;
+  /** Set while the device's VNC server waits for its sign-in. */
+  credentials: CredentialsRequest | null;
   connect(kind: RemoteSessionKind): void;
   disconnect(): void;
 };
@@ -34,6 +41,7 @@ export type RemoteSessionHandle = RemoteState & {
 export function useRemoteSession(zoneId: number, deviceId: number, target: RefObject<HTMLElement | null>) {
   const [state, dispatch] = useReducer(remoteReducer, INITIAL_REMOTE_STATE);
   const [kind, setKind] = useState<RemoteSessionKind | null>(null);
+  const [credentials, setCredentials] = useState<CredentialsRequest | null>(null);
   const live = useRef<{ socket?: WebSocket; viewer?: Viewer; sessionId?: number }>({});
 
   const release = useCallback(() => {
@@ -47,6 +55,7 @@ export function useRemoteSession(zoneId: number, deviceId: number, target: RefOb
     (kind: RemoteSessionKind) => {
       release();
       live.current = {};
+      setCredentials(null);
       setKind(kind);
       dispatch({ type: 'start' });
       void (async () => {
@@ -83,12 +92,25 @@ export function useRemoteSession(zoneId: number, deviceId: number, target: RefOb
           // The terminal stays readable after the end; the next Connect or leaving the page clears it.
           if (isCurrent()) dispatch({ type: 'closed', code: event.code });
         });
-        live.current.viewer = viewer.attach(
-          element,
-          socket,
-          () => dispatch({ type: 'handshakeDone' }),
-          () => dispatch({ type: 'viewerFailed' }),
-        );
+        live.current.viewer = viewer.attach(element, socket, {
+          onConnected: () => {
+            setCredentials(null);
+            dispatch({ type: 'handshakeDone' });
+          },
+          onFailed: () => {
+            setCredentials(null);
+            dispatch({ type: 'viewerFailed' });
+          },
+          onCredentials: (fields, send) =>
+            isCurrent() &&
+            setCredentials({
+              fields,
+              send: (values) => {
+                setCredentials(null);
+                send(values);
+              },
+            }),
+        });
       })();
     },
     [zoneId, deviceId, target, release],
@@ -96,6 +118,7 @@ export function useRemoteSession(zoneId: number, deviceId: number, target: RefOb
 
   const disconnect = useCallback(() => {
     const { sessionId, socket } = live.current;
+    setCredentials(null);
     dispatch({ type: 'disconnect' });
     const close = () => {
       if (socket && socket.readyState !== WebSocket.CLOSED) socket.close(1000);
@@ -141,5 +164,5 @@ export function useRemoteSession(zoneId: number, deviceId: number, target: RefOb
     [zoneId, release],
   );
 
-  return { ...state, kind, connect, disconnect } satisfies RemoteSessionHandle;
+  return { ...state, kind, credentials, connect, disconnect } satisfies RemoteSessionHandle;
 }

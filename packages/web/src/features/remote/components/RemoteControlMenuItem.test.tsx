@@ -12,8 +12,6 @@ import type { DeviceActions } from '../../devices/useDeviceActions';
 import { buildDevice, buildProfile, buildZone } from '../../../test/factories';
 import { renderInShell } from '../../../test/render';
 
-vi.setConfig({ testTimeout: 30_000 });
-
 const flagsOn = { ...FEATURE_FLAGS, remote_control: true };
 const actions = { start: vi.fn() } as unknown as DeviceActions;
 
