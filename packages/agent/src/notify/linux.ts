@@ -20,6 +20,8 @@ const NOT_FOUND = 127;
 
 export type LinuxNotifierOptions = {
   run?: ProcessRunner;
+  /** The agent's environment (its own `DISPLAY`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
   /** The agent's own uid (tests pass one); only root may open another user's session. */
   uid?: number;
 };
@@ -78,13 +80,24 @@ export async function loginSessions(run: ProcessRunner): Promise<LoginSession[] 
 export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifier {
   const run = options.run ?? runProcess;
   const agentUid = options.uid ?? process.getuid?.() ?? 0;
+  const env = options.env ?? process.env;
 
   const sessions = () => loginSessions(run);
 
-  async function toDesktop(session: LoginSession, request: NoticeRequest): Promise<NoticeAnswer | null> {
-    const zenity = asSessionUser(session, agentUid, zenityArgs(request));
-    if (!zenity)
-      return { shown: false, reason: `the agent does not run as root and cannot reach ${session.name}'s session` };
+  /**
+   * Runs `program` on the desktop: inside the user's logind session, or on the agent's own
+   * display (an agent started inside a desktop session, where logind lists none, as in a
+   * container or a bare X server).
+   */
+  const onDesktop = (session: LoginSession | 'own', program: string[]): ProcessSpec | null =>
+    session === 'own' ? { command: program[0]!, args: program.slice(1) } : asSessionUser(session, agentUid, program);
+
+  async function toDesktop(session: LoginSession | 'own', request: NoticeRequest): Promise<NoticeAnswer | null> {
+    const zenity = onDesktop(session, zenityArgs(request));
+    if (!zenity) {
+      const name = session === 'own' ? 'the user' : session.name;
+      return { shown: false, reason: `the agent does not run as root and cannot reach ${name}'s session` };
+    }
     // The runner's limit only backs up zenity's own --timeout.
     const out = await run(zenity, { timeoutMs: (request.timeoutS + 30) * 1000, signal: request.signal });
     if (out.timedOut) return { shown: true, answer: 'timeout' };
@@ -99,7 +112,7 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
         reason: missing(out) ? 'zenity is not installed' : `zenity failed (exit ${out.exitCode})`,
       };
     }
-    const bubble = asSessionUser(session, agentUid, [
+    const bubble = onDesktop(session, [
       'notify-send',
       '--urgency=critical',
       '--app-name=Patchwell',
@@ -128,6 +141,9 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
         : { graphical: null, terminals: who?.exitCode === 0 ? parseWho(who.stdout) : [] };
       if (graphical) {
         const answer = await toDesktop(graphical, request);
+        if (answer) return answer;
+      } else if (env.DISPLAY) {
+        const answer = await toDesktop('own', request);
         if (answer) return answer;
       }
       if (terminals.length && !request.requireChoice) {

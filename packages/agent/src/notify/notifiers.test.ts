@@ -24,7 +24,7 @@ describe('the Linux notifier', () => {
       ...sessions(fixture('loginctl-show-session.txt')),
       [/zenity/, { exitCode: 1, stdout: 'Defer 4 h\n' }],
     ]);
-    const answer = await createLinuxNotifier({ run, uid: 0 }).show(request);
+    const answer = await createLinuxNotifier({ run, uid: 0, env: {} }).show(request);
     expect(answer).toEqual({ shown: true, answer: 'defer', deferH: 4 });
     const zenity = run.calls.find((c) => c.args.includes('zenity'))!;
     expect(zenity.command).toBe('runuser');
@@ -49,7 +49,7 @@ describe('the Linux notifier', () => {
 
   it('falls back to notify-send without zenity, saying no choice could be offered', async () => {
     const run = createFakeRunner([...sessions(fixture('loginctl-show-session-x11.txt')), [/notify-send/, {}]]);
-    const answer = await createLinuxNotifier({ run, uid: 0 }).show(request);
+    const answer = await createLinuxNotifier({ run, uid: 0, env: {} }).show(request);
     expect(answer).toEqual({
       shown: true,
       answer: 'proceed',
@@ -61,7 +61,7 @@ describe('the Linux notifier', () => {
   it('writes to terminal sessions with wall when nobody has a desktop', async () => {
     const terminalsOnly = fixture('loginctl-show-session.txt').split('\n\n')[1]!;
     const run = createFakeRunner([...sessions(terminalsOnly), [/^wall/, {}]]);
-    const answer = await createLinuxNotifier({ run, uid: 0 }).show(request);
+    const answer = await createLinuxNotifier({ run, uid: 0, env: {} }).show(request);
     expect(answer).toMatchObject({ shown: true, answer: 'proceed', note: expect.stringMatching(/wall/) });
     expect(run.calls.at(-1)!.input).toBe(`Patchwell: ${request.message}\n`);
   });
@@ -72,7 +72,10 @@ describe('the Linux notifier', () => {
       [/^who/, { stdout: 'bob      pts/0        2026-11-21 17:00 (10.0.0.5)\n' }],
       [/^wall/, {}],
     ]);
-    expect(await createLinuxNotifier({ run, uid: 0 }).show(request)).toMatchObject({ shown: true, answer: 'proceed' });
+    expect(await createLinuxNotifier({ run, uid: 0, env: {} }).show(request)).toMatchObject({
+      shown: true,
+      answer: 'proceed',
+    });
     const nobody = createFakeRunner([
       [/^loginctl/, { exitCode: 1 }],
       [/^who/, { stdout: '' }],
@@ -85,15 +88,27 @@ describe('the Linux notifier', () => {
 
   it('does not show anything when nobody is signed in', async () => {
     const run = createFakeRunner([[/^loginctl list-sessions/, { stdout: '' }]]);
-    expect(await createLinuxNotifier({ run, uid: 0 }).show(request)).toEqual({
+    expect(await createLinuxNotifier({ run, uid: 0, env: {} }).show(request)).toEqual({
       shown: false,
       reason: 'no signed-in user',
     });
   });
 
+  it('asks on the agent’s own display when logind lists no desktop (an agent started in the session)', async () => {
+    const run = createFakeRunner([
+      [/^loginctl list-sessions/, { stdout: '' }],
+      [/^zenity/, { exitCode: 0 }],
+    ]);
+    const consent = { ...request, periodsH: [], proceedLabel: 'Allow', requireChoice: true };
+    const answer = await createLinuxNotifier({ run, uid: 1000, env: { DISPLAY: ':5' } }).show(consent);
+    expect(answer).toEqual({ shown: true, answer: 'proceed' });
+    const zenity = run.calls.find((c) => c.command === 'zenity')!;
+    expect(zenity.args).toEqual(expect.arrayContaining(['--info', '--ok-label=Allow']));
+  });
+
   it('cannot reach another user’s desktop without root', async () => {
     const run = createFakeRunner(sessions(fixture('loginctl-show-session.txt')));
-    const answer = await createLinuxNotifier({ run, uid: 1500 }).show(request);
+    const answer = await createLinuxNotifier({ run, uid: 1500, env: {} }).show(request);
     expect(answer).toMatchObject({ shown: false, reason: expect.stringMatching(/not run as root.*alice/) });
     expect(run.lines().some((l) => l.includes('zenity'))).toBe(false);
   });
