@@ -287,7 +287,12 @@ test.describe.serial('remote control and the remote shell', () => {
     );
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Remote access settings saved.')).toBeVisible();
-    expect(await (await saved).json()).toEqual({ unattended: true, shell_enabled: true, idle_timeout_minutes: idle });
+    expect(await (await saved).json()).toEqual({
+      unattended: true,
+      shell_enabled: true,
+      unattended_group_ids: expect.any(Array),
+      idle_timeout_minutes: idle,
+    });
     expect(await seriousViolations(page)).toEqual([]);
 
     // The row action opens the device's remote-control page.

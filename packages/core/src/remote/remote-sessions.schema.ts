@@ -35,6 +35,7 @@ export const REMOTE_TEXTS = {
   /** The remote shell is off until a zone administrator turns it on. */
   shellDisabled: 'The remote shell is turned off for this zone.',
   busy: 'A remote session with this device is already open.',
+  unknownGroup: (id: number) => `Group ${id} is not a group of this zone.`,
 } as const;
 
 /** What a session carries: the device's screen (VNC) or a terminal. */
@@ -70,6 +71,8 @@ export const REMOTE_CONSENT_TIMEOUT_S = 120;
 /** Bytes of a shell session's output kept as its transcript; beyond this it is counted only. */
 export const REMOTE_TRANSCRIPT_MAX_BYTES = 256 * 1024;
 export const REMOTE_IDLE_MINUTES_DEFAULT = 15;
+/** Device groups a zone may list for unattended access. */
+export const REMOTE_UNATTENDED_GROUPS_MAX = 500;
 export const REMOTE_IDLE_MINUTES_MIN = 1;
 export const REMOTE_IDLE_MINUTES_MAX = 240;
 
@@ -122,8 +125,13 @@ export type RemoteTranscript = z.infer<typeof ZRemoteTranscript>;
 export const ZRemoteSettings = z.object({
   /** Whether shell sessions may be opened (they run with the agent's privileges). Off by default. */
   shell_enabled: z.boolean(),
-  /** Whether sessions start without asking the signed-in user. Off by default. */
+  /** Whether sessions start without asking the signed-in user, on every device. Off by default. */
   unattended: z.boolean(),
+  /**
+   * Device groups whose devices start sessions without asking (kiosks, servers nobody sits
+   * at), while the others still ask. Groups of this zone.
+   */
+  unattended_group_ids: z.array(z.number().int().positive()).max(REMOTE_UNATTENDED_GROUPS_MAX),
   /** Minutes with no byte either way after which a session ends. */
   idle_timeout_minutes: z.number().int().min(REMOTE_IDLE_MINUTES_MIN).max(REMOTE_IDLE_MINUTES_MAX),
 });

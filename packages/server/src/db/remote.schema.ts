@@ -1,4 +1,5 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type {
   RemoteConsent,
   RemoteSessionKind,
@@ -66,6 +67,11 @@ export const remoteSettings = pgTable('remote_settings', {
     .references(() => organizations.id, { onDelete: 'cascade' }),
   shellEnabled: boolean('shell_enabled').notNull().default(false),
   unattended: boolean('unattended').notNull().default(false),
+  /** Device groups whose devices start sessions without asking (besides the zone-wide `unattended`). */
+  unattendedGroupIds: integer('unattended_group_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
   idleTimeoutMinutes: integer('idle_timeout_minutes').notNull().default(REMOTE_IDLE_MINUTES_DEFAULT),
   updatedAt: tstz('updated_at').notNull(),
 });

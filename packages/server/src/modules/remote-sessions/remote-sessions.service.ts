@@ -14,10 +14,11 @@ import {
 import { meetsTier } from '@patchwell/core/rules/tiers';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
-import { appError, notFound } from '../../domain/errors';
+import { appError, notFound, validationError } from '../../domain/errors';
 import { SYSTEM_ACTOR, changesOf, logActivity, type ActivityActor } from '../activity/activity.service';
 import { queueCommands, type Waker } from '../commands/commands.service';
 import { findDevice } from '../devices/device-list.store';
+import { findGroups } from '../devices/groups.store';
 import { featuresFor } from '../shell/shell.service';
 import { secretKey } from '../zones/secret-key';
 import { requireZone } from '../zones/zone-access.service';
@@ -101,6 +102,7 @@ async function settingsOf(ctx: AppContext, zoneId: number): Promise<RemoteSettin
   return {
     shell_enabled: row?.shellEnabled ?? false,
     unattended: row?.unattended ?? false,
+    unattended_group_ids: row?.unattendedGroupIds ?? [],
     idle_timeout_minutes: row?.idleTimeoutMinutes ?? REMOTE_IDLE_MINUTES_DEFAULT,
   };
 }
@@ -133,6 +135,9 @@ export async function createRemoteSession(
   if (!device.isOnline) throw appError('remote.offline');
   if (!device.lastInventoryAt) throw appError('remote.initializing');
 
+  // Unattended for the whole zone, or for the device's group.
+  const unattended =
+    settings.unattended || (device.groupId !== null && settings.unattended_group_ids.includes(device.groupId));
   const token = randomBytes(32).toString('base64url');
   const session = await ctx.db.transaction(async (tx) => {
     await lockDeviceSessions(tx, device.id);
@@ -143,8 +148,8 @@ export async function createRemoteSession(
       organizationId: zone.id,
       deviceId: device.id,
       kind: body.kind,
-      state: settings.unattended ? 'open' : 'pending',
-      consent: settings.unattended ? 'unattended' : null,
+      state: unattended ? 'open' : 'pending',
+      consent: unattended ? 'unattended' : null,
       createdBy: authz.userId,
       tokenHash: hashToken(token),
       joinBy: new Date(now.getTime() + REMOTE_JOIN_TIMEOUT_S * 1000),
@@ -155,7 +160,7 @@ export async function createRemoteSession(
     zoneId: zone.id,
     deviceIds: [device.id],
     type: 'remote_session',
-    args: { remote: { session_id: session.id, kind: session.kind, ask_consent: !settings.unattended } },
+    args: { remote: { session_id: session.id, kind: session.kind, ask_consent: !unattended } },
     createdBy: authz.userId,
   });
   await setSessionCommand(ctx.db, session.id, command!.id);
@@ -258,10 +263,23 @@ export async function putRemoteSettings(
   const zone = await requireZone(ctx, authz, o, 'Organization', 'manage');
   const before = await settingsOf(ctx, zone.id);
   const next = { ...before, ...body };
+  if (body.unattended_group_ids) {
+    next.unattended_group_ids = [...new Set(body.unattended_group_ids)];
+    const groups = new Set((await findGroups(ctx.db, zone.id)).map((g) => g.id));
+    const unknown = next.unattended_group_ids.find((id) => !groups.has(id));
+    if (unknown !== undefined) {
+      throw validationError({ unattended_group_ids: [REMOTE_TEXTS.unknownGroup(unknown)] });
+    }
+  }
   await upsertSettings(
     ctx.db,
     zone.id,
-    { shellEnabled: next.shell_enabled, unattended: next.unattended, idleTimeoutMinutes: next.idle_timeout_minutes },
+    {
+      shellEnabled: next.shell_enabled,
+      unattended: next.unattended,
+      unattendedGroupIds: next.unattended_group_ids,
+      idleTimeoutMinutes: next.idle_timeout_minutes,
+    },
     ctx.clock.now(),
   );
   await logActivity(

@@ -215,7 +215,7 @@ export async function findSettings(exec: Exec, zoneId: number): Promise<RemoteSe
 export async function upsertSettings(
   exec: Exec,
   zoneId: number,
-  values: { shellEnabled: boolean; unattended: boolean; idleTimeoutMinutes: number },
+  values: { shellEnabled: boolean; unattended: boolean; unattendedGroupIds: number[]; idleTimeoutMinutes: number },
   now: Date,
 ): Promise<RemoteSettingsRow> {
   const [row] = await exec

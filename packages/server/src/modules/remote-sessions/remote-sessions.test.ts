@@ -160,6 +160,43 @@ describe('a remote shell session', () => {
   });
 });
 
+describe('unattended access for a device group', () => {
+  it('starts sessions without asking on the group’s devices only, and refuses another zone’s group', async () => {
+    const kiosks = await z.admin.post(`/api/servergroups?o=${z.zone.id}`, { name: `Kiosks ${Date.now()}` });
+    expect(kiosks.status).toBe(201);
+    const kiosk = await readyDevice();
+    const moved = await z.admin.put(`/api/servers/${kiosk.id}?o=${z.zone.id}`, { server_group_id: kiosks.body.id });
+    expect(moved.status).toBe(200);
+    const desk = await readyDevice();
+
+    const foreign = await other.admin.post(`/api/servergroups?o=${other.zone.id}`, { name: 'Not yours' });
+    const refused = await z.admin.put(`/api/remote-settings?o=${z.zone.id}`, {
+      unattended_group_ids: [kiosks.body.id, foreign.body.id],
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(REMOTE_TEXTS.unknownGroup(foreign.body.id));
+    expect((await z.admin.get(`/api/remote-settings?o=${z.zone.id}`)).body.unattended_group_ids).toEqual([]);
+
+    const saved = await z.admin.put(`/api/remote-settings?o=${z.zone.id}`, {
+      unattended: false,
+      unattended_group_ids: [kiosks.body.id, kiosks.body.id],
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.unattended_group_ids).toEqual([kiosks.body.id]);
+    try {
+      const atKiosk = await start(kiosk);
+      expect(atKiosk.body).toMatchObject({ state: 'open', consent: 'unattended' });
+      const atDesk = await start(desk);
+      expect(atDesk.body).toMatchObject({ state: 'pending', consent: null });
+      for (const id of [atKiosk.body.id, atDesk.body.id]) {
+        await z.admin.post(`/api/remote-sessions/${id}/end?o=${z.zone.id}`);
+      }
+    } finally {
+      await z.admin.put(`/api/remote-settings?o=${z.zone.id}`, { unattended_group_ids: [] });
+    }
+  });
+});
+
 describe('the agent’s own remote-session command', () => {
   /** Runs the `remote_session` command of the device's check-in the way the agent's loop does. */
   async function agentRuns(

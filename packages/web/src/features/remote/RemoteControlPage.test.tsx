@@ -35,7 +35,7 @@ beforeAll(async () => {
     'GET /api/users/self': () => ({ body: state.profile }),
     'GET /api/servers/5': () => ({ body: detail }),
     'GET /api/remote-settings': () => ({
-      body: { shell_enabled: state.shell, unattended: false, idle_timeout_minutes: 15 },
+      body: { shell_enabled: state.shell, unattended: false, unattended_group_ids: [], idle_timeout_minutes: 15 },
     }),
     'POST /api/servers/5/remote-sessions': () => state.create,
   });

@@ -4,7 +4,19 @@ import {
   type RemoteSettings,
 } from '@patchwell/core/remote/remote-sessions.schema';
 import { TEXTS } from '@patchwell/core/texts';
-import { Alert, Button, Card, Group, Loader, NumberInput, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Loader,
+  MultiSelect,
+  NumberInput,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { errorText } from '../../api/error-text';
 import { can } from '../../app/access';
@@ -12,6 +24,7 @@ import { useShell } from '../../app/shell-context';
 import { CONSOLE_TEXTS } from '../../texts';
 import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { useGroups } from '../groups/groups.api';
 import { useRemoteSettings, useSaveRemoteSettings } from './remote.api';
 
 const T = CONSOLE_TEXTS.remote;
@@ -26,7 +39,9 @@ function RemoteSettingsForm({
   canChange: boolean;
 }) {
   const save = useSaveRemoteSettings(zoneId);
+  const groups = useGroups(zoneId);
   const [values, setValues] = useState(settings);
+  const sameGroups = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
   const isIdleValid =
     Number.isInteger(values.idle_timeout_minutes) &&
     values.idle_timeout_minutes >= REMOTE_IDLE_MINUTES_MIN &&
@@ -34,6 +49,7 @@ function RemoteSettingsForm({
   const isDirty =
     values.shell_enabled !== settings.shell_enabled ||
     values.unattended !== settings.unattended ||
+    !sameGroups(values.unattended_group_ids, settings.unattended_group_ids) ||
     values.idle_timeout_minutes !== settings.idle_timeout_minutes;
 
   const onSave = async () => {
@@ -67,6 +83,19 @@ function RemoteSettingsForm({
           disabled={!canChange}
           onChange={(event) => setValues({ ...values, unattended: event.currentTarget.checked })}
         />
+        {!values.unattended && (
+          <MultiSelect
+            label={T.unattendedGroups}
+            description={T.unattendedGroupsHint}
+            searchable
+            clearable
+            maw={480}
+            data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+            value={values.unattended_group_ids.map(String)}
+            disabled={!canChange || groups.isPending}
+            onChange={(ids) => setValues({ ...values, unattended_group_ids: ids.map(Number) })}
+          />
+        )}
         <NumberInput
           label={T.idleTimeout}
           description={T.idleTimeoutHint}

@@ -54,6 +54,8 @@ export const REMOTE_CONSOLE_TEXTS = {
   shellEnabledHint: 'Shell sessions run with the agent’s privileges (the agent also needs --allow-changes).',
   unattended: 'Unattended access',
   unattendedHint: 'Sessions start without asking the signed-in user of the device.',
+  unattendedGroups: 'Unattended access for these groups',
+  unattendedGroupsHint: 'Devices of these groups start sessions without asking; the others still ask their user.',
   idleTimeout: 'Idle timeout (minutes)',
   idleTimeoutHint: 'A session with no activity either way for this long ends (1 to 240 minutes).',
   save: 'Save',

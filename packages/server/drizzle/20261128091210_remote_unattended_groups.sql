@@ -1,0 +1,1 @@
+ALTER TABLE "remote_settings" ADD COLUMN "unattended_group_ids" integer[] DEFAULT '{}'::integer[] NOT NULL;
