@@ -252,6 +252,8 @@ test.describe.serial('remote control and the remote shell', () => {
     }
   });
 
+  // Playwright reads the fixtures a hook uses from its first parameter's pattern: none here.
+  // eslint-disable-next-line no-empty-pattern
   test.afterEach(async ({}, testInfo) => {
     if (fx && testInfo.status !== testInfo.expectedStatus) {
       await testInfo.attach('agent.log', { body: fx.agentLog.join(''), contentType: 'text/plain' });
