@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { REMOTE_TEXTS } from '../../packages/core/src/remote/remote-sessions.schema';
+import { REMOTE_ENDED_BY_USER_TEXT, REMOTE_TEXTS } from '../../packages/core/src/remote/remote-sessions.schema';
 import { api, newGroup } from './fleet-helpers';
 import { expectShell, signIn } from './helpers';
 
@@ -54,6 +54,51 @@ function xtermWindow(display: string): { x: number; y: number; width: number; he
   } catch {
     return null;
   }
+}
+
+/**
+ * The user at the device: the agent's dialogs (zenity) on the display with this title, newest
+ * last: "Patchwell" asks for consent, "Patchwell remote session" shows an open session.
+ */
+const CONSENT = '^Patchwell$';
+const SESSION_NOTICE = '^Patchwell remote session$';
+function dialogs(display: string, title: string): string[] {
+  try {
+    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', title], {
+      env: { ...process.env, DISPLAY: display },
+      stdio: 'pipe',
+    })
+      .toString()
+      .split('\n')
+      .filter(Boolean);
+  } catch {
+    // xdotool exits 1 when no window matches.
+    return [];
+  }
+}
+
+/** Waits for the agent's dialog with this title and returns its window id. */
+async function dialogAppears(display: string, title: string): Promise<string> {
+  await expect
+    .poll(() => dialogs(display, title).length, { timeout: 60_000, message: `a dialog ${title} on ${display}` })
+    .toBeGreaterThan(0);
+  return dialogs(display, title).at(-1)!;
+}
+
+/** Presses the dialog's default button (Allow, End session) the way the user would: focus, Return. */
+function pressDefault(display: string, id: string): void {
+  execFileSync('xdotool', ['windowfocus', '--sync', id, 'key', '--clearmodifiers', 'Return'], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: 'pipe',
+  });
+}
+
+/** Moves a dialog out of the xterm window's way (no window manager places it on Xvfb). */
+function moveDialog(display: string, id: string, x: number, y: number): void {
+  execFileSync('xdotool', ['windowmove', '--sync', id, String(x), String(y)], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: 'pipe',
+  });
 }
 
 /**
@@ -262,7 +307,7 @@ test.describe.serial('remote control and the remote shell', () => {
 
   const status = (page: Page) => page.locator('[data-status]');
 
-  test('a zone administrator allows unattended access and the shell, then controls the device’s screen', async ({
+  test('a zone administrator allows the shell; the device’s user allows the session, and the screen is controlled', async ({
     page,
   }, testInfo) => {
     test.setTimeout(150_000);
@@ -276,7 +321,8 @@ test.describe.serial('remote control and the remote shell', () => {
     await page.getByRole('link', { name: 'Remote access' }).click();
     const unattended = page.getByRole('switch', { name: 'Unattended access' });
     const shell = page.getByRole('switch', { name: 'Allow the remote shell' });
-    if (!(await unattended.isChecked())) await unattended.click({ force: true });
+    // Sessions ask the device's user (zenity on the agent's display; the test answers it).
+    if (await unattended.isChecked()) await unattended.click({ force: true });
     if (!(await shell.isChecked())) await shell.click({ force: true });
     // A new idle timeout, so there is always something to save (another run may have left the switches on).
     const idleInput = page.getByRole('textbox', { name: 'Idle timeout (minutes)' });
@@ -290,7 +336,7 @@ test.describe.serial('remote control and the remote shell', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Remote access settings saved.')).toBeVisible();
     expect(await (await saved).json()).toEqual({
-      unattended: true,
+      unattended: false,
       shell_enabled: true,
       unattended_group_ids: expect.any(Array),
       idle_timeout_minutes: idle,
@@ -307,8 +353,15 @@ test.describe.serial('remote control and the remote shell', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Connect' }).click();
+    await expect(status(page)).toHaveAttribute('data-status', 'awaitingConsent', { timeout: 30_000 });
+    // The device's user allows it in the dialog on their screen.
+    const consent = await dialogAppears(fx.display, CONSENT);
+    pressDefault(fx.display, consent);
     await expect(status(page)).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
     await expect(page.getByRole('status')).toHaveText('Status: Connected');
+    // While it lasts the user sees that the session is open: moved below the xterm window.
+    const notice = await dialogAppears(fx.display, SESSION_NOTICE);
+    moveDialog(fx.display, notice, 0, 560);
     expect(await seriousViolations(page)).toEqual([]);
 
     // The screen shows the xterm window: black text on white where the window is.
@@ -351,7 +404,9 @@ test.describe.serial('remote control and the remote shell', () => {
     await expect(page.getByRole('button', { name: 'Connect' })).toBeEnabled();
   });
 
-  test('a shell session runs `hostname` on the device, and its transcript stays with the session', async ({ page }) => {
+  test('a shell session runs `hostname` on the device until its user ends it, and its transcript stays with the session', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await signIn(page);
     await expectShell(page);
@@ -360,6 +415,8 @@ test.describe.serial('remote control and the remote shell', () => {
     await expect(page.getByRole('heading', { name: `Remote control: ${name}` })).toBeVisible();
     await page.getByText('Shell', { exact: true }).click();
     await page.getByRole('button', { name: 'Connect' }).click();
+    const consent = await dialogAppears(fx.display, CONSENT);
+    pressDefault(fx.display, consent);
     await expect(status(page)).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
 
     const terminal = page.getByRole('region', { name: `Shell on ${name}` });
@@ -376,8 +433,10 @@ test.describe.serial('remote control and the remote shell', () => {
       })
       .toContain(os.hostname());
 
-    await page.getByRole('button', { name: 'Disconnect' }).click();
+    // The device's user ends it with End session in the notice on their screen.
+    pressDefault(fx.display, await dialogAppears(fx.display, SESSION_NOTICE));
     await expect(status(page)).toHaveAttribute('data-status', 'disconnected');
+    await expect(page.getByRole('alert')).toHaveText(REMOTE_ENDED_BY_USER_TEXT);
     await page.getByRole('button', { name: 'View transcript' }).click();
     const dialog = page.getByRole('dialog', { name: 'Shell transcript' });
     await expect(dialog.getByTestId('remote-transcript')).toContainText(`hostname\n${os.hostname()}`);
@@ -404,5 +463,7 @@ test.describe.serial('remote control and the remote shell', () => {
     const connect = (await page.getByRole('button', { name: 'Connect' }).boundingBox())!;
     expect(Math.abs(connect.width - controls.width)).toBeLessThan(2);
     await page.request.post(`/api/remote-sessions/${((await busy.json()) as { id: number }).id}/end?o=${o}`);
+    // The device's user was asked about that session: answered, so the agent asks nothing later.
+    pressDefault(fx.display, await dialogAppears(fx.display, CONSENT));
   });
 });

@@ -2,8 +2,8 @@ import {
   REMOTE_CLOSE_ENDED_BY_USER,
   REMOTE_ENDED_BY_USER_TEXT,
   REMOTE_IDLE_MINUTES_MAX,
-  type RemoteSessionCommand,
-} from '@patchwell/core/remote/remote-sessions.schema';
+} from '@patchwell/core/remote/remote-constants';
+import type { RemoteSessionCommand } from '@patchwell/core/remote/remote-sessions.schema';
 import type WebSocket from 'ws';
 import type { AgentApi } from '../api/client.js';
 import type { Platform } from '../platform/platform.js';
@@ -46,6 +46,8 @@ export const activeText = (kind: RemoteSessionCommand['kind']) =>
     ? 'An administrator has a remote shell open on this computer. Select End session to close it.'
     : 'An administrator is viewing and controlling your screen. Select End session to disconnect.';
 export const END_SESSION_LABEL = 'End session';
+/** The notice's title: apart from the consent's, so the user (and a test) can tell them apart. */
+export const SESSION_NOTICE_TITLE = 'Patchwell remote session';
 
 /**
  * While the session lasts the signed-in user sees that it is open and can end it: a dialog
@@ -59,6 +61,7 @@ function showWhileOpen(socket: WebSocket, kind: RemoteSessionCommand['kind'], ct
   socket.once('close', () => gone.abort());
   void notifier
     .show({
+      title: SESSION_NOTICE_TITLE,
       message: activeText(kind),
       // Longer than any session lasts idle; an active one is re-shown when this one times out.
       timeoutS: REMOTE_IDLE_MINUTES_MAX * 60,

@@ -44,7 +44,12 @@ export function asSessionUser(session: LoginSession, agentUid: number, program: 
 
 /** zenity's arguments: OK goes ahead; each deferral is a button, the shortest on the cancel button. */
 export function zenityArgs(request: NoticeRequest): string[] {
-  const common = ['--title=Patchwell', `--text=${request.message}`, `--timeout=${request.timeoutS}`, '--width=420'];
+  const common = [
+    `--title=${request.title ?? 'Patchwell'}`,
+    `--text=${request.message}`,
+    `--timeout=${request.timeoutS}`,
+    '--width=420',
+  ];
   if (!request.periodsH.length) return ['zenity', '--info', ...common, `--ok-label=${request.proceedLabel}`];
   const [shortest, ...others] = [...request.periodsH].sort((a, b) => a - b);
   return [

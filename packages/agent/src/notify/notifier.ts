@@ -8,6 +8,8 @@ import type { NoticeDeferral, NoticeReport } from '@patchwell/core/agent/agent-p
 /** A notice to show: the text, how long to wait for an answer, and the deferral options. */
 export type NoticeRequest = {
   message: string;
+  /** The dialog's title where the system shows one (default "Patchwell"). */
+  title?: string;
   /** Seconds to wait for an answer before the notice counts as unanswered. */
   timeoutS: number;
   /** Deferral hours offered; empty for an informative notice. */

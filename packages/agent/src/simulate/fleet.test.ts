@@ -50,9 +50,10 @@ describe('the simulator against a server answering 503', () => {
     await expect.poll(() => device.results.has(id), { timeout: 15_000 }).toBe(true);
     const answers = answersTo(fake, resultPath);
     expect(answers.map((a) => a.status)).toEqual([503, 503, 204]);
-    // Each retry waited at least the second the server asked for.
-    expect(answers[1]!.at - answers[0]!.at).toBeGreaterThanOrEqual(1000);
-    expect(answers[2]!.at - answers[1]!.at).toBeGreaterThanOrEqual(1000);
+    // Each retry waited the second the server asked for (less a few ms: a timer may fire a
+    // millisecond before Date.now() shows its full delay, and the stamps are the server's).
+    expect(answers[1]!.at - answers[0]!.at).toBeGreaterThanOrEqual(990);
+    expect(answers[2]!.at - answers[1]!.at).toBeGreaterThanOrEqual(990);
     expect(device.results.get(id)).toMatchObject({ status: 'success' });
     expect(fleet!.stats()).toMatchObject({ results: 1, retries: 2, longest_retry_streak: 2 });
   });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { TEXTS } from '../texts';
+import { REMOTE_IDLE_MINUTES_MAX, REMOTE_IDLE_MINUTES_MIN, REMOTE_UNATTENDED_GROUPS_MAX } from './remote-constants';
+
+export * from './remote-constants';
 
 /**
  * Remote control and the remote shell (issue 14, spec B sections 2, 4, 6, 8 and 9; decision
@@ -56,25 +59,12 @@ export type RemoteSessionState = (typeof REMOTE_SESSION_STATES)[number];
 export const REMOTE_CONSENTS = ['granted', 'refused', 'unattended'] as const;
 export type RemoteConsent = (typeof REMOTE_CONSENTS)[number];
 
-/**
- * The close code of a tunnel the device's user ended (the agent's "End session"): the server
- * records the end as the user's and passes the code on to the console.
- */
-export const REMOTE_CLOSE_ENDED_BY_USER = 4001;
-/** The text that goes with it. */
-export const REMOTE_ENDED_BY_USER_TEXT = 'The user of the device ended the session.';
-
 /** Seconds to join a session after it is created (the browser's token expires then). */
 export const REMOTE_JOIN_TIMEOUT_S = 60;
 /** Seconds the agent has to ask for consent and answer. */
 export const REMOTE_CONSENT_TIMEOUT_S = 120;
 /** Bytes of a shell session's output kept as its transcript; beyond this it is counted only. */
 export const REMOTE_TRANSCRIPT_MAX_BYTES = 256 * 1024;
-export const REMOTE_IDLE_MINUTES_DEFAULT = 15;
-/** Device groups a zone may list for unattended access. */
-export const REMOTE_UNATTENDED_GROUPS_MAX = 500;
-export const REMOTE_IDLE_MINUTES_MIN = 1;
-export const REMOTE_IDLE_MINUTES_MAX = 240;
 
 /** `POST /api/servers/{id}/remote-sessions` body. */
 export const ZCreateRemoteSessionBody = z.object({
