@@ -90,15 +90,21 @@ describe('feature flags in Global setup › Settings', () => {
     await waitFor(() =>
       expect(puts('/api/accounts/1/flags').map((r) => JSON.parse(r.body))).toEqual([{ remote_control: true }]),
     );
-    expect(await within(rowOf('remote_control')).findByLabelText('remote_control: On')).toBeInTheDocument();
+    // The table may be drawn anew (or wait for a zone's flags): each look finds the row again.
+    await waitFor(() =>
+      expect(within(rowOf('remote_control')).getByLabelText('remote_control: On')).toBeInTheDocument(),
+    );
 
     await userEvent.selectOptions(screen.getByRole('combobox', { name: T.scope }), 'Beta');
-    await userEvent.click(await within(rowOf('remote_control')).findByText(T.inheritAccount));
+    await waitFor(() => expect(within(rowOf('remote_control')).getByText(T.inheritAccount)).toBeInTheDocument());
+    await userEvent.click(within(rowOf('remote_control')).getByText(T.inheritAccount));
     await userEvent.click(within(rowOf('remote_control')).getByText(T.off));
     await waitFor(() =>
       expect(puts('/api/accounts/1/zones/2/flags').map((r) => JSON.parse(r.body))).toEqual([{ remote_control: false }]),
     );
-    expect(await within(rowOf('remote_control')).findByLabelText('remote_control: Off')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(rowOf('remote_control')).getByLabelText('remote_control: Off')).toBeInTheDocument(),
+    );
 
     await userEvent.selectOptions(await screen.findByRole('combobox', { name: new RegExp(`^${T.plan}`) }), 'Basic');
     await waitFor(() =>
