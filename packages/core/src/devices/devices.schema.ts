@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZWindowOccurrence } from '../maintenance/maintenance-windows.schema';
 import {
   COMMAND_RESULT_STATUSES,
   ZAgentCommandArgs,
@@ -197,6 +198,11 @@ export const ZDeviceDetail = ZDevice.extend({
   last_inventory_at: z.string().nullable(),
   /** The latest 20 commands. */
   commands: z.array(ZDeviceCommand),
+  /**
+   * The maintenance window of the device's group under way or opening next (the device starts
+   * policy runs and remediation tasks only inside one); null when its group has none, or none will open.
+   */
+  next_maintenance_window: ZWindowOccurrence.nullable(),
 });
 export type DeviceDetail = z.infer<typeof ZDeviceDetail>;
 

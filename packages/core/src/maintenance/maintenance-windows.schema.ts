@@ -33,10 +33,16 @@ export const MAINTENANCE_WINDOW_TEXTS = {
   tooLong: 'A maintenance window lasts at most 7 days.',
   time: 'Enter a time as HH:MM (24-hour).',
   days: 'Choose at least one day of the week.',
+  daysTwice: 'Choose each day of the week once.',
   dayOfMonth: 'Choose a day of the month from 1 to 31.',
   duration: 'Enter a duration from 1 minute to 7 days (10080 minutes).',
   tooMany: `This zone already has ${MAINTENANCE_WINDOWS_PER_ZONE_MAX} maintenance windows. Delete one first.`,
   deleteConfirm: (name: string) => `Delete the maintenance window “${name}”?`,
+  /** A policy result or remediation job waiting for its device's window. */
+  waiting: (opensAt: Date | null) =>
+    opensAt
+      ? `The device is outside its maintenance window; this runs when the next one opens (${opensAt.toISOString()}).`
+      : 'The device is outside its maintenance window and none will open; this runs if one is added.',
   empty: 'No maintenance windows yet. Devices of groups without one run policies at any time.',
 } as const;
 
@@ -76,7 +82,7 @@ export const ZWeeklySchedule = z.object({
     .array(z.number().int().min(1).max(7), { error: MAINTENANCE_WINDOW_TEXTS.days })
     .min(1, MAINTENANCE_WINDOW_TEXTS.days)
     .max(7)
-    .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+    .refine((days) => new Set(days).size === days.length, MAINTENANCE_WINDOW_TEXTS.daysTwice),
   /** Local start, "HH:MM". */
   start_time: time,
   /** Elapsed minutes (a window over a DST change lasts as long as any other). */

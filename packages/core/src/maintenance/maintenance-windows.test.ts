@@ -112,12 +112,12 @@ describe('ZMaintenanceWindowBody', () => {
     return r.success ? [] : r.error.issues.map((i) => i.message);
   };
 
-  it('accepts a recurring window and sorts its days', () => {
-    const r = ZMaintenanceWindowBody.parse({
-      ...base,
-      schedule: { kind: 'weekly', days: [5, 1, 5], start_time: '22:00', duration_minutes: 240 },
-    });
-    expect(r.schedule).toMatchObject({ days: [1, 5] });
+  it('accepts a recurring window, and each day only once', () => {
+    const schedule = { kind: 'weekly', days: [5, 1], start_time: '22:00', duration_minutes: 240 };
+    expect(ZMaintenanceWindowBody.parse({ ...base, schedule }).schedule).toMatchObject({ days: [5, 1] });
+    expect(messages({ ...base, schedule: { ...schedule, days: [5, 1, 5] } })).toContain(
+      MAINTENANCE_WINDOW_TEXTS.daysTwice,
+    );
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { DATA_EXTRACT_ERRORS } from '../reports/extracts.schema';
 import { REPORT_SCHEDULE_TEXTS } from '../reports/schedules.schema';
 import { WEBHOOK_TEXTS } from '../webhooks/webhooks.schema';
+import { MAINTENANCE_WINDOW_TEXTS } from '../maintenance/maintenance-windows.schema';
 import { DOMAIN_TEXTS } from '../sso/domains.schema';
 import { AUTH_ERRORS } from '../auth/auth-errors';
 import { HOST_IMPORT_MAX_BYTES, HOST_IMPORT_MAX_ROWS } from '../devices/host-imports.schema';
@@ -322,6 +323,8 @@ export const ERROR_CATALOGUE = {
   },
   // Outgoing webhooks
   'webhooks.too_many': { status: 409, message: WEBHOOK_TEXTS.tooMany },
+  // Maintenance windows
+  'maintenance_windows.too_many': { status: 409, message: MAINTENANCE_WINDOW_TEXTS.tooMany },
   // Verified domains and SAML connections
   'domains.in_use_for_account': { status: 409, message: DOMAIN_TEXTS.inUseForAccount },
   'domains.in_use_by_other_account': { status: 409, message: DOMAIN_TEXTS.inUseByOtherAccount },

@@ -27,6 +27,9 @@ import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service'
 import { planRun } from './plans';
 import { upsertApprovals } from './plans.store';
 import { targetsDevice } from './targets';
+import { isInside, nextWindow } from '@patchwell/core/maintenance/maintenance-windows';
+import { MAINTENANCE_WINDOW_TEXTS } from '@patchwell/core/maintenance/maintenance-windows.schema';
+import { windowRulesByGroup } from '../modules/maintenance-windows/maintenance-windows.service';
 
 /**
  * Dispatches one run inside the caller's transaction (which holds the run's row lock):
@@ -38,6 +41,11 @@ import { targetsDevice } from './targets';
  * for catch-up (`configuration.missed_patch_window`); the engine queues its command when
  * the device next checks in (results.ts `queueCatchUps`). Otherwise the device missed this
  * run: its result is `canceled` with the reason.
+ *
+ * Maintenance windows (decision 0017): a device whose group has windows, none of them open
+ * now, gets a `pending` result without a command whatever its presence; the catch-up queues
+ * its command once a window of its group is open and the device has checked in since.
+ * Decided per group, once per run.
  *
  * Overlap: a device on which another run of the policy still has a command open (a
  * scheduled slot while a "Run now" is running, or the other way round after a race) is
@@ -88,6 +96,18 @@ export async function dispatchRun(
   }
   const { plans, approvals } = await planRun(tx, policy, free, run.trigger, now);
   const catchUp = run.trigger === 'manual' || policy.configuration.missed_patch_window === true;
+  const rules = await windowRulesByGroup(tx, policy.organizationId, null);
+  const openByGroup = new Map<number, { open: boolean; opensAt: Date | null }>();
+  const windowOf = (groupId: number) => {
+    let w = openByGroup.get(groupId);
+    if (!w) {
+      const list = rules.get(groupId) ?? [];
+      const open = isInside(list, now);
+      w = { open, opensAt: open ? null : (nextWindow(list, now)?.start ?? null) };
+      openByGroup.set(groupId, w);
+    }
+    return w;
+  };
 
   await cancelSuperseded(
     tx,
@@ -117,7 +137,10 @@ export async function dispatchRun(
       return;
     }
     const carried = { commandType: plan.command.type, args: plan.command.args };
-    if (plan.device.isOnline) {
+    const window = windowOf(plan.device.groupId);
+    if (!window.open) {
+      results.push({ ...base, ...carried, status: 'pending', message: MAINTENANCE_WINDOW_TEXTS.waiting(window.opensAt) });
+    } else if (plan.device.isOnline) {
       // The arguments travel once, on the command: a 100,000-device run would write them twice.
       results.push({
         ...base,

@@ -12,6 +12,7 @@ import {
 import { queryRows } from '../db/raw';
 import { deviceCommands, devicePresence, devices } from '../db/devices.schema';
 import { refreshCompliance } from '../modules/devices/compliance.store';
+import { insideWindowSql } from '../modules/maintenance-windows/maintenance-windows.store';
 import { chunks, type ResultRow, type Tx } from './engine.store';
 
 /**
@@ -348,8 +349,9 @@ export type RefreshedRun = {
 
 /**
  * Locks up to `limit` results waiting for a device that has checked in since the run was
- * created (the device was offline then), or since the deferral the user chose ended: the
- * caller queues their commands now.
+ * created (the device was offline or outside its maintenance window then), or since the
+ * deferral the user chose ended, and that is inside a maintenance window now (or has none):
+ * the caller queues their commands now.
  */
 export async function lockCatchUps(tx: Tx, limit: number, now: Date): Promise<ResultRow[]> {
   return tx
@@ -363,6 +365,8 @@ export async function lockCatchUps(tx: Tx, limit: number, now: Date): Promise<Re
         isNull(policyDeviceResults.commandId),
         isNull(devices.removedAt),
         sql`${devicePresence.lastSeenAt} > ${policyDeviceResults.createdAt}`,
+        // Only inside one of the device's maintenance windows (or any time without one).
+        insideWindowSql(devices.groupId, now),
         // A run the user deferred waits for its time, then for a check-in after it.
         sql`(${policyDeviceResults.deferredUntil} is null or (${policyDeviceResults.deferredUntil} <= ${now.toISOString()}::timestamptz
               and ${devicePresence.lastSeenAt} >= ${policyDeviceResults.deferredUntil}))`,

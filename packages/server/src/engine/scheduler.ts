@@ -6,6 +6,7 @@ import { rewordAgedReasons } from '../modules/devices/compliance.store';
 import type { CommandFinished } from '../modules/commands/commands.events';
 import { applyCommandResult, closeOpenRuns, queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
+import { advanceWindows } from '../modules/maintenance-windows/maintenance-windows.service';
 
 /**
  * The policy scheduler. Every node runs it; coordination is in PostgreSQL, never in memory:
@@ -108,6 +109,8 @@ export function createPolicyEngine(
   let running: Promise<unknown> | undefined;
 
   const tick = async (): Promise<TickReport> => {
+    // First: the catch-ups below read each window's stored occurrence.
+    await advanceWindows(ctx);
     await addNewLocalSlots(ctx.db, ctx.clock.now());
     const runsCreated = await claimDueSlots(ctx);
     const runsDispatched = await dispatchCreatedRuns(ectx);

@@ -26,6 +26,7 @@ import type { Authz } from '../../domain/authz';
 import { changesOf, logActivity, logActivityMany } from '../activity/activity.service';
 import { listCommands, queueCommands, type CommandRow } from '../commands/commands.service';
 import { requireZone } from '../zones/zone-access.service';
+import { nextWindowOfGroup } from '../maintenance-windows/maintenance-windows.service';
 import { getAccessKey } from '../zones/zone-settings.service';
 import {
   changeTags,
@@ -166,10 +167,11 @@ async function deviceOr404(ctx: Ctx, zoneId: number, id: number): Promise<Device
 export async function getDevice(ctx: Ctx, authz: Authz, o: number | undefined, id: number): Promise<DeviceDetail> {
   const zone = await requireZone(ctx, authz, o, 'Endpoint', 'read');
   const device = await deviceOr404(ctx, zone.id, id);
-  const [packageCount, commands, detail] = await Promise.all([
+  const [packageCount, commands, detail, nextMaintenanceWindow] = await Promise.all([
     countPackages(ctx.db, device.id),
     listCommands(ctx.db, zone.id, device.id, { offset: 0, limit: 20 }),
     findDeviceDetail(ctx.db, device.id),
+    nextWindowOfGroup(ctx, zone.id, device.groupId),
   ]);
   return {
     ...toDevice(device),
@@ -183,6 +185,7 @@ export async function getDevice(ctx: Ctx, authz: Authz, o: number | undefined, i
     package_count: packageCount,
     last_inventory_at: device.lastInventoryAt?.toISOString() ?? null,
     commands: commands.rows.map(toDeviceCommand),
+    next_maintenance_window: nextMaintenanceWindow,
   };
 }
 
