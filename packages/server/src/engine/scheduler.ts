@@ -7,6 +7,7 @@ import type { CommandFinished } from '../modules/commands/commands.events';
 import { applyCommandResult, closeOpenRuns, queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
 import { advanceWindows } from '../modules/maintenance-windows/maintenance-windows.service';
+import { queueWaitingJobs } from '../modules/remediation/tasks/task-dispatch.service';
 
 /**
  * The policy scheduler. Every node runs it; coordination is in PostgreSQL, never in memory:
@@ -30,6 +31,8 @@ export type TickReport = {
   runsCreated: number;
   runsDispatched: number;
   catchUps: number;
+  /** Remediation jobs queued as their device's maintenance window opened. */
+  jobsQueued: number;
   resultsSynced: number;
   /** Devices whose compliance reason was reworded as its patches aged into the next bucket. */
   reasonsReworded: number;
@@ -115,10 +118,12 @@ export function createPolicyEngine(
     const runsCreated = await claimDueSlots(ctx);
     const runsDispatched = await dispatchCreatedRuns(ectx);
     const catchUps = await queueCatchUps(ectx);
+    // Remediation tasks' jobs that waited for their device's maintenance window.
+    const jobsQueued = await queueWaitingJobs(ectx);
     const resultsSynced = await syncResults(ctx);
     await closeOpenRuns(ctx.db, ctx.clock.now());
     const reasonsReworded = await rewordAgedReasons(ctx.db, ctx.clock.now());
-    return { runsCreated, runsDispatched, catchUps, resultsSynced, reasonsReworded };
+    return { runsCreated, runsDispatched, catchUps, jobsQueued, resultsSynced, reasonsReworded };
   };
 
   // Besides the interval, each tick arms a timer for the next due slot when it falls before
@@ -138,7 +143,7 @@ export function createPolicyEngine(
     if (running || stopped) return;
     running = tick()
       .then(async (r) => {
-        if (r.runsCreated || r.runsDispatched || r.catchUps) ctx.logger.debug(r, 'policy scheduler tick');
+        if (r.runsCreated || r.runsDispatched || r.catchUps || r.jobsQueued) ctx.logger.debug(r, 'policy scheduler tick');
         await armNextDue();
       })
       .catch((err: unknown) => ctx.logger.warn({ err }, 'policy scheduler tick failed'))

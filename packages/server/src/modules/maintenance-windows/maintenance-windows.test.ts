@@ -7,6 +7,8 @@ import { checkinAs, flushLastSeen } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { createTestClock } from '../../test/clock';
 import { buildUser } from '../../test/factories';
+import { acceptedBatch, cveStatus } from '../../test/remediation-fixtures';
+import { call } from '../../test/authz-helpers';
 import {
   buildPolicyZone,
   commandsOf,
@@ -251,5 +253,37 @@ describe('the engine and maintenance windows', () => {
     await flushLastSeen(t);
     expect((await t.app.policyEngine.tick()).catchUps).toBe(1);
     expect(await commandsOf(t, device)).toMatchObject([{ type: 'install_updates', args: { names: ['curl'] } }]);
+  }, 120_000);
+
+  it('holds a remediation task’s jobs outside the window and queues them when it opens', async () => {
+    clock.set('2026-03-23T09:00:00.000Z'); // a Monday
+    const zone = await buildPolicyZone(t);
+    const device = await inventoriedDevice(t, zone, 'remediated-later');
+    const admin = await adminOf(zone);
+    await admin.post(`/api/maintenance-windows?o=${zone.o}`, weekly(zone.defaultGroupId));
+    const cve = 'CVE-2026-7701';
+    const { taskIds } = await acceptedBatch(t, {
+      zoneId: zone.o,
+      userId: zone.user.id,
+      solutions: [{ patchName: 'openssl', cves: [cve], deviceIds: [device.id] }],
+    });
+    const taskUrl = `/api/orgs/${zone.o}/tasks/${taskIds[0]}?o=${zone.o}`;
+    const cookie = await cookieFor(t, zone.user);
+    const executed = await call(t, { cookie }, 'PATCH', taskUrl, { action: 'execute' });
+    expect(executed.status).toBe(200);
+    expect(executed.body.status).toBe('in_progress');
+    expect(await commandsOf(t, device)).toEqual([]);
+    expect((await t.app.policyEngine.tick()).jobsQueued).toBe(0);
+    expect(await cveStatus(t, zone.o, cve, device.id)).toBe('open');
+
+    // Tuesday 05:00 Berlin (04:00 UTC; CEST starts only on the 29th): the job's command goes out.
+    clock.set('2026-03-24T04:00:05.000Z');
+    expect((await t.app.policyEngine.tick()).jobsQueued).toBe(1);
+    const commands = await commandsOf(t, device);
+    expect(commands).toMatchObject([{ type: 'install_updates', args: { names: ['openssl'] } }]);
+    expect(await cveStatus(t, zone.o, cve, device.id)).toBe('remediating');
+    await postResult(t, device, commands[0]!.id, { status: 'success', exit_code: 0 });
+    const after = await call(t, { cookie: await cookieFor(t, zone.user) }, 'GET', taskUrl);
+    expect(after.body.status).toBe('executed');
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import { arrays, queryRows, queryRowsAsJson } from '../../../db/raw';
 import { remediationJobs, remediationTasks } from '../../../db/remediation.schema';
 import { deviceCommands, devices } from '../../../db/devices.schema';
 import type { JobRow, Tx } from './tasks.store';
+import { insideWindowSql } from '../../maintenance-windows/maintenance-windows.store';
 
 /**
  * The only SQL that writes `remediation_jobs` after their creation: commands given to them,
@@ -98,21 +99,46 @@ export type JobTarget = {
   patchNames: string[] | null;
   osFamily: OsFamily;
   removed: boolean;
+  /** Inside one of its group's maintenance windows now (or its group has none): it may start now. */
+  inside: boolean;
 };
 
 /**
  * What executing needs of each open job of the tasks: its device's OS and whether it was
  * removed. Read as one JSON value (a big batch has 20,000 jobs; see queryRowsAsJson).
  */
-export async function findJobTargets(tx: Tx, taskIds: number[]): Promise<JobTarget[]> {
+export async function findJobTargets(tx: Tx, taskIds: number[], now: Date): Promise<JobTarget[]> {
   if (!taskIds.length) return [];
   return queryRowsAsJson<JobTarget>(
     tx as unknown as Db,
     sql`select j.task_id as "taskId", j.id as "jobId", j.device_id as "deviceId", j.patch_names as "patchNames",
-               d.os_family as "osFamily", d.removed_at is not null as removed
+               d.os_family as "osFamily", d.removed_at is not null as removed,
+               ${insideWindowSql(sql`d.group_id`, now)} as inside
           from ${remediationJobs} j
           join ${devices} d on d.id = j.device_id
          where j.task_id = any(${arrays.int(taskIds)}::int[]) and j.status = any(${arrays.text(OPEN)}::text[])`,
+    sql`q."taskId", q."jobId"`,
+  );
+}
+
+/**
+ * Locks up to `limit` jobs of executed tasks that wait for their device's maintenance window
+ * (pending without a command) whose device is inside a window now, or was removed; answers
+ * them with their task's id (the caller queues their commands, or closes the removed ones).
+ */
+export async function lockWaitingJobs(tx: Tx, now: Date, limit: number): Promise<JobTarget[]> {
+  return queryRowsAsJson<JobTarget>(
+    tx as unknown as Db,
+    sql`select j.task_id as "taskId", j.id as "jobId", j.device_id as "deviceId", j.patch_names as "patchNames",
+               d.os_family as "osFamily", d.removed_at is not null as removed, true as inside
+          from ${remediationJobs} j
+          join ${remediationTasks} t on t.id = j.task_id
+          join ${devices} d on d.id = j.device_id
+         where t.status = 'in_progress' and j.status = 'pending' and j.command_id is null
+           and (d.removed_at is not null or ${insideWindowSql(sql`d.group_id`, now)})
+         order by j.id
+         limit ${limit}
+         for update of j skip locked`,
     sql`q."taskId", q."jobId"`,
   );
 }

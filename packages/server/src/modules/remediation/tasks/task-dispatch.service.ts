@@ -1,4 +1,5 @@
 import type { AgentCommandArgs, AgentCommandType } from '@patchwell/core/agent/agent-protocol.schema';
+import type { AgentRuntime } from '../../../agent-api/agent-runtime';
 import type { AppContext } from '../../../context';
 import type { Authz } from '../../../domain/authz';
 import { appError } from '../../../domain/errors';
@@ -11,9 +12,9 @@ import {
 } from '../../commands/commands.service';
 import { catalogueWorklet } from '../../worklets/worklet-catalog.service';
 import { recordRemediationOutcomes, recordRemediationStarts } from '../cves/cves.service';
-import { closeJobsUnrun, findJobTargets, setJobCommands, type JobTarget } from './jobs.store';
+import { closeJobsUnrun, findJobTargets, lockWaitingJobs, setJobCommands, type JobTarget } from './jobs.store';
 import { announceExecuted } from './task-results.service';
-import { closeTaskIfDone, setTasksInProgress, type TaskRow, type Tx } from './tasks.store';
+import { closeTaskIfDone, findTasksByIds, setTasksInProgress, type TaskRow, type Tx } from './tasks.store';
 
 /**
  * Queuing the commands of pending tasks, one or a whole batch's, inside the caller's
@@ -85,11 +86,15 @@ export async function dispatchLockedTasks(
   const targets = await findJobTargets(
     tx,
     tasks.map((task) => task.id),
+    now,
   );
   const runs = new Map<number, Run[]>(tasks.map((task) => [task.id, []]));
   const removed: number[] = [];
   // Jobs that cannot run, by reason: one statement per reason, not per device.
   const unfit = new Map<string, JobTarget[]>();
+  // Devices outside their maintenance window: their jobs stay pending without a command
+  // until a window opens (queueWaitingJobs).
+  const waiting = new Map<number, number>();
   for (const target of targets) {
     if (target.removed) {
       removed.push(target.jobId);
@@ -101,6 +106,8 @@ export async function dispatchLockedTasks(
       const same = unfit.get(args);
       if (same) same.push(target);
       else unfit.set(args, [target]);
+    } else if (!target.inside) {
+      waiting.set(target.taskId, (waiting.get(target.taskId) ?? 0) + 1);
     } else runs.get(target.taskId)!.push({ jobId: target.jobId, deviceId: target.deviceId, type: plan.type, args });
   }
   const all = [...runs.values()].flat();
@@ -178,13 +185,88 @@ export async function dispatchLockedTasks(
         devices: runs.get(task.id)!.length,
         removed_devices: removedByTask.get(task.id)?.length ?? 0,
         other_os_devices: unfitOf(task.id).length,
+        waiting_for_window: waiting.get(task.id) ?? 0,
       },
     })),
     tx,
   );
   // Nothing to run (every device removed): the task is done now.
   for (const task of tasks) {
-    if (!runs.get(task.id)!.length) await announceExecuted(tx, await closeTaskIfDone(tx, task.id, now), now);
+    if (!runs.get(task.id)!.length && !waiting.has(task.id)) await announceExecuted(tx, await closeTaskIfDone(tx, task.id, now), now);
   }
   return [...new Set(all.map((r) => r.deviceId))];
+}
+
+const WAITING_BATCH = 5000;
+
+/**
+ * Queues the commands of executed tasks' jobs that waited for their device's maintenance
+ * window, once the device is inside one (decision 0017); a waiting job whose device was
+ * removed is canceled. One pass of at most 5,000 jobs per transaction, safe on several nodes
+ * (`SKIP LOCKED`); the devices are woken after each commit. Returns how many it queued.
+ * The engine's tick calls it, after moving the windows on.
+ */
+export async function queueWaitingJobs(
+  ctx: Pick<AppContext, 'db' | 'clock'> & { agents: Pick<AgentRuntime, 'wake'> },
+): Promise<number> {
+  let queued = 0;
+  for (;;) {
+    const woken: number[] = [];
+    const now = ctx.clock.now();
+    const locked = await ctx.db.transaction(async (tx) => {
+      const jobs = await lockWaitingJobs(tx, now, WAITING_BATCH);
+      if (!jobs.length) return 0;
+      const removed = jobs.filter((j) => j.removed);
+      await closeJobsUnrun(
+        tx,
+        removed.map((j) => j.jobId),
+        'canceled',
+        'The device was removed before the task was executed.',
+        now,
+      );
+      const live = jobs.filter((j) => !j.removed);
+      const tasks = new Map((await findTasksByIds(tx, [...new Set(live.map((j) => j.taskId))])).map((t) => [t.id, t]));
+      const all: (Run & { task: TaskRow })[] = [];
+      for (const job of live) {
+        const task = tasks.get(job.taskId)!;
+        const plan = planOf(task);
+        const args = plan.argsFor(job);
+        if (typeof args === 'string') await closeJobsUnrun(tx, [job.jobId], 'error', args, now);
+        else all.push({ jobId: job.jobId, deviceId: job.deviceId, type: plan.type, args, task });
+      }
+      const ids = await reserveCommandIds(tx, all.length);
+      await queuePreparedCommands(
+        tx,
+        all.map((r, i): NewCommand => ({
+          id: ids[i]!,
+          deviceId: r.deviceId,
+          organizationId: r.task.organizationId,
+          type: r.type,
+          args: r.args,
+          createdBy: r.task.executedBy,
+          policyResultId: null,
+          ...commandTiming(r.type, now),
+        })),
+      );
+      await setJobCommands(
+        tx,
+        all.map((r) => r.jobId),
+        ids,
+      );
+      const byZone = new Map<number, { taskId: number; cves: string[]; deviceIds: number[] }[]>();
+      for (const task of tasks.values()) {
+        const deviceIds = all.filter((r) => r.task.id === task.id).map((r) => r.deviceId);
+        if (!deviceIds.length) continue;
+        const list = byZone.get(task.organizationId) ?? [];
+        list.push({ taskId: task.id, cves: task.cves, deviceIds });
+        byZone.set(task.organizationId, list);
+      }
+      for (const [zoneId, started] of byZone) await recordRemediationStarts(tx, { zoneId, tasks: started, at: now });
+      queued += all.length;
+      woken.push(...new Set(all.map((r) => r.deviceId)));
+      return jobs.length;
+    });
+    if (woken.length) await ctx.agents.wake(woken);
+    if (locked < WAITING_BATCH) return queued;
+  }
 }

@@ -145,6 +145,12 @@ export async function findTask(db: Exec, zoneId: number, taskId: number): Promis
   return row ? withUsers(row) : undefined;
 }
 
+/** Tasks by id, whatever their zone (the engine's pass over waiting jobs). */
+export async function findTasksByIds(exec: Exec, ids: number[]): Promise<TaskRow[]> {
+  if (!ids.length) return [];
+  return exec.select().from(remediationTasks).where(inArray(remediationTasks.id, ids));
+}
+
 /**
  * Locks the zone's tasks among `ids` for the transaction (FOR UPDATE): two executes, or an
  * execute and a cancel, of one task run one after the other and the second sees the first's status.
