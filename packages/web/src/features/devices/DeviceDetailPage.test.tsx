@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
+import { formatUtc } from '../../ui/format-date';
 import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
@@ -61,6 +62,7 @@ const detail: DeviceDetail = {
   notes: 'Runs the nightly builds.',
   package_count: 812,
   last_inventory_at: '2026-11-21T11:00:00Z',
+  next_maintenance_window: { starts_at: '2026-11-22T02:00:00.000Z', ends_at: '2026-11-22T04:00:00.000Z' },
   commands,
 };
 
@@ -159,6 +161,10 @@ describe('device details', () => {
     expect(within(overview).getByText('prod')).toBeInTheDocument();
     expect(within(overview).getByText(CONSOLE_TEXTS.devices.needsReboot)).toBeInTheDocument();
     expect(within(overview).getByText('1d 2h 3m')).toBeInTheDocument();
+    // The window the device's group opens next (it starts policy runs only inside one).
+    expect(within(overview).getByRole('row', { name: /^Next maintenance window/ })).toHaveTextContent(
+      `${formatUtc('2026-11-22T02:00:00.000Z')} – ${formatUtc('2026-11-22T04:00:00.000Z')}`,
+    );
     // Why the device has its compliance state, beside the badge.
     expect(within(overview).getByRole('row', { name: new RegExp(`^${T.complianceReason}`) })).toHaveTextContent(
       '3 patches pending (none Critical or High), and no policy has run on this device.',

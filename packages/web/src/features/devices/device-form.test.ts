@@ -10,6 +10,7 @@ const device: DeviceDetail = {
   notes: '',
   package_count: 0,
   last_inventory_at: null,
+  next_maintenance_window: null,
   commands: [],
 };
 

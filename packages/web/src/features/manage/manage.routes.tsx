@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
-import { g, placeholder, rel } from '../../app/route-helpers';
+import { g, rel } from '../../app/route-helpers';
 import { policyRoutes } from '../policies/policies.routes';
 import { remediationRoutes } from '../remediations/remediations.routes';
 import { taskRoutes } from '../tasks/tasks.routes';
@@ -62,7 +62,14 @@ export const manageRoute: RouteObject = {
         (m) => m.GetStartedMacOsPage,
       ),
     },
-    { path: 'maintenance-windows', loader: g((m) => m.maintenanceWindows), ...placeholder('maintenanceWindows') },
+    {
+      path: 'maintenance-windows',
+      loader: g((m) => m.maintenanceWindows),
+      lazy: lazyPage(
+        () => import('../maintenance/MaintenanceWindowsPage'),
+        (m) => m.MaintenanceWindowsPage,
+      ),
+    },
     { path: 'community-worklets', loader: g((m) => m.legacy(() => PATHS.workletCatalog)) },
   ],
 };

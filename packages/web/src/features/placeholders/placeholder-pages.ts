@@ -3,10 +3,6 @@
  * what will appear there, never sample data.
  */
 export const PLACEHOLDER_PAGES = {
-  maintenanceWindows: {
-    title: 'Maintenance Windows',
-    description: 'Windows that keep policies from running on groups appear here once you define them.',
-  },
   billing: {
     title: 'Billing',
     description: 'Your plan, payment method, billing information and invoices appear here.',

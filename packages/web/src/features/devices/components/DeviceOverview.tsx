@@ -4,6 +4,7 @@ import { FactTable } from '../../../ui/FactTable';
 import { formatUtc } from '../../../ui/format-date';
 import { formatDuration, formatOs } from '../../../ui/format-units';
 import { useGroups } from '../../groups/groups.api';
+import { MAINTENANCE_TEXTS } from '../../maintenance/maintenance.texts';
 import { deviceFormValues } from '../device-form';
 import type { DeviceDetail } from '../devices.types';
 import { ComplianceBadge, DeviceStatusBadge } from './DeviceBadges';
@@ -58,6 +59,12 @@ export function DeviceOverview({ zoneId, device, canManage }: DeviceOverviewProp
           { label: T.privateIps, value: device.ip_addrs_private.join(', ') },
           { label: T.publicIps, value: device.ip_addrs.join(', ') },
           { label: T.group, value: device.group_name },
+          {
+            label: MAINTENANCE_TEXTS.deviceNext,
+            value: device.next_maintenance_window
+              ? `${formatUtc(device.next_maintenance_window.starts_at)} – ${formatUtc(device.next_maintenance_window.ends_at)}`
+              : MAINTENANCE_TEXTS.deviceNone,
+          },
           {
             label: T.tags,
             value: device.tags.length ? (
