@@ -139,7 +139,12 @@ export async function dispatchRun(
     const carried = { commandType: plan.command.type, args: plan.command.args };
     const window = windowOf(plan.device.groupId);
     if (!window.open) {
-      results.push({ ...base, ...carried, status: 'pending', message: MAINTENANCE_WINDOW_TEXTS.waiting(window.opensAt) });
+      results.push({
+        ...base,
+        ...carried,
+        status: 'pending',
+        message: MAINTENANCE_WINDOW_TEXTS.waiting(window.opensAt),
+      });
     } else if (plan.device.isOnline) {
       // The arguments travel once, on the command: a 100,000-device run would write them twice.
       results.push({

@@ -143,7 +143,8 @@ export function createPolicyEngine(
     if (running || stopped) return;
     running = tick()
       .then(async (r) => {
-        if (r.runsCreated || r.runsDispatched || r.catchUps || r.jobsQueued) ctx.logger.debug(r, 'policy scheduler tick');
+        if (r.runsCreated || r.runsDispatched || r.catchUps || r.jobsQueued)
+          ctx.logger.debug(r, 'policy scheduler tick');
         await armNextDue();
       })
       .catch((err: unknown) => ctx.logger.warn({ err }, 'policy scheduler tick failed'))

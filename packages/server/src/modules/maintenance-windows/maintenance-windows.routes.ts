@@ -95,8 +95,7 @@ export async function maintenanceWindowsRoutes(root: FastifyInstance, ctx: AppCo
         response: { 200: ZMaintenanceWindow, ...errors },
       },
     },
-    async (request) =>
-      updateWindow(ctx, requireAuthz(request), request.query.o, request.params.windowId, request.body),
+    async (request) => updateWindow(ctx, requireAuthz(request), request.query.o, request.params.windowId, request.body),
   );
 
   app.delete(

@@ -167,7 +167,13 @@ export async function updateWindow(
       nextEndAt: next?.end ?? null,
       updatedAt: now,
     });
-    const after = { ...before, name: body.name, groupId: body.server_group_id, timezone: body.timezone, schedule: body.schedule };
+    const after = {
+      ...before,
+      name: body.name,
+      groupId: body.server_group_id,
+      timezone: body.timezone,
+      schedule: body.schedule,
+    };
     await logActivity(
       ctx,
       authz,

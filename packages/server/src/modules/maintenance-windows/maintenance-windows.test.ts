@@ -128,9 +128,9 @@ describe('/api/maintenance-windows', () => {
     const id = mine.body.id as number;
     const stranger = await adminOf(other);
     expect((await stranger.get(`/api/maintenance-windows/${id}?o=${other.o}`)).status).toBe(404);
-    expect((await stranger.put(`/api/maintenance-windows/${id}?o=${other.o}`, weekly(other.defaultGroupId))).status).toBe(
-      404,
-    );
+    expect(
+      (await stranger.put(`/api/maintenance-windows/${id}?o=${other.o}`, weekly(other.defaultGroupId))).status,
+    ).toBe(404);
     expect((await stranger.del(`/api/maintenance-windows/${id}?o=${other.o}`)).status).toBe(404);
     expect((await stranger.get(`/api/maintenance-windows?o=${z.o}`)).status).toBe(404);
 

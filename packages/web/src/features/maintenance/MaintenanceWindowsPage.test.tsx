@@ -1,4 +1,7 @@
-import { MAINTENANCE_WINDOW_TEXTS, type MaintenanceWindow } from '@patchwell/core/maintenance/maintenance-windows.schema';
+import {
+  MAINTENANCE_WINDOW_TEXTS,
+  type MaintenanceWindow,
+} from '@patchwell/core/maintenance/maintenance-windows.schema';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

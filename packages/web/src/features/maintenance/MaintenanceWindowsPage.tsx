@@ -106,7 +106,11 @@ export function MaintenanceWindowsPage() {
               {(canModify || canDelete) && (
                 <Menu position="bottom-end">
                   <Menu.Target>
-                    <Button size="compact-sm" variant="subtle" aria-label={`${CONSOLE_TEXTS.common.actions}: ${w.name}`}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      aria-label={`${CONSOLE_TEXTS.common.actions}: ${w.name}`}
+                    >
                       <IconDots size={16} aria-hidden="true" />
                     </Button>
                   </Menu.Target>

@@ -192,7 +192,8 @@ export async function dispatchLockedTasks(
   );
   // Nothing to run (every device removed): the task is done now.
   for (const task of tasks) {
-    if (!runs.get(task.id)!.length && !waiting.has(task.id)) await announceExecuted(tx, await closeTaskIfDone(tx, task.id, now), now);
+    if (!runs.get(task.id)!.length && !waiting.has(task.id))
+      await announceExecuted(tx, await closeTaskIfDone(tx, task.id, now), now);
   }
   return [...new Set(all.map((r) => r.deviceId))];
 }
