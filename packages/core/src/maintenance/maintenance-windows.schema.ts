@@ -149,6 +149,8 @@ export const ZMaintenanceWindow = z.object({
   schedule: ZMaintenanceSchedule,
   /** The occurrence under way or the next one; null for a one-off window that has ended. */
   next: ZWindowOccurrence.nullable(),
+  /** The window is open at the time of the answer. */
+  is_open: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -41,6 +41,7 @@ const occurrenceJson = (o: { start: Date; end: Date } | null): WindowOccurrence 
   o ? { starts_at: o.start.toISOString(), ends_at: o.end.toISOString() } : null;
 
 function toWindow(row: WindowWithGroup, now: Date): MaintenanceWindow {
+  const next = occurrenceAt(row, now);
   return {
     id: row.id,
     name: row.name,
@@ -49,7 +50,8 @@ function toWindow(row: WindowWithGroup, now: Date): MaintenanceWindow {
     timezone: row.timezone,
     schedule: row.schedule,
     // From the rule, not the stored columns: the answer is exact even between two ticks.
-    next: occurrenceJson(occurrenceAt(row, now)),
+    next: occurrenceJson(next),
+    is_open: next !== null && next.start <= now,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -66,6 +66,7 @@ describe('/api/maintenance-windows', () => {
       server_group_id: z.defaultGroupId,
       server_group_name: 'Default Group',
       next: { starts_at: '2026-03-03T04:00:00.000Z', ends_at: '2026-03-03T05:00:00.000Z' },
+      is_open: false,
     });
     const id = created.body.id as number;
 
@@ -207,6 +208,8 @@ describe('the engine and maintenance windows', () => {
 
     // The window opens: the next check-in and tick queue the run's command, and it runs.
     clock.set('2026-03-03T04:00:30.000Z');
+    const listed = await (await adminOf(zone)).get(`/api/maintenance-windows?o=${zone.o}`);
+    expect(listed.body.data[0]).toMatchObject({ is_open: true, next: { starts_at: '2026-03-03T04:00:00.000Z' } });
     await checkinAs(t, device.token);
     await flushLastSeen(t);
     expect((await t.app.policyEngine.tick()).catchUps).toBe(1);

@@ -29,6 +29,7 @@ function stored(id: number, body: Record<string, unknown>): MaintenanceWindow {
     timezone: body.timezone as string,
     schedule: body.schedule as MaintenanceWindow['schedule'],
     next: { starts_at: '2030-03-07T21:00:00.000Z', ends_at: '2030-03-08T01:00:00.000Z' },
+    is_open: id === 1,
     created_at: '2026-03-02T10:00:00.000Z',
     updated_at: '2026-03-02T10:00:00.000Z',
   };
@@ -143,6 +144,7 @@ describe('Maintenance windows page', () => {
     renderPage();
     const table = await screen.findByRole('table', { name: T.title });
     expect(await within(table).findByText('Day 31 of each month at 01:00 for 1 h 30 min')).toBeInTheDocument();
+    expect(within(table).getByText(T.openNow)).toBeInTheDocument();
 
     await userEvent.click(within(table).getByRole('button', { name: 'Actions: Month end' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: T.edit }));

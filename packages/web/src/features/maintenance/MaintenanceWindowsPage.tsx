@@ -48,7 +48,6 @@ export function MaintenanceWindowsPage() {
 
   const canModify = can('ServerGroup', 'modify');
   const canDelete = can('ServerGroup', 'delete');
-  const isOpen = (w: MaintenanceWindow) => w.next !== null && Date.parse(w.next.starts_at) <= Date.now();
 
   return (
     <Stack gap="md">
@@ -92,7 +91,7 @@ export function MaintenanceWindowsPage() {
               {w.next ? (
                 <Group gap={6} wrap="nowrap">
                   <span>{formatUtc(w.next.starts_at)}</span>
-                  {isOpen(w) && (
+                  {w.is_open && (
                     <Badge color="green" variant="light">
                       {T.openNow}
                     </Badge>
