@@ -162,6 +162,9 @@ function sample(schema: JsonSchema, field: string, ids: Ids): unknown {
       if (schema.format === 'hostname') return `matrix-${sampleCounter}.example`;
       if (field === 'schedule_time' || field === 'time') return '02:00';
       if (field === 'timezone') return 'Europe/Paris';
+      // A one-off maintenance window: local times, the end after the start.
+      if (field === 'starts_at') return '2026-03-10T22:00';
+      if (field === 'ends_at') return '2026-03-11T02:00';
       if (field === 'recipients') return `matrix-${sampleCounter}@example.test`;
       // A report's range is a preset unless the body asks for a custom one.
       if (field === 'startDate' || field === 'endDate') return undefined;
