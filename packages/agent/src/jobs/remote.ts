@@ -39,6 +39,15 @@ const consentText = (kind: RemoteSessionCommand['kind']) =>
 
 /** Seconds the user has to answer (the server waits two minutes for the answer). */
 const CONSENT_TIMEOUT_S = 90;
+export const CONSENT_ALLOW_LABEL = 'Allow';
+export const CONSENT_DENY_LABEL = 'Deny';
+
+/** Why the session was refused, as the session's result says it. */
+function refusalText(answer: 'proceed' | 'defer' | 'timeout' | 'decline'): string {
+  if (answer === 'timeout') return 'The user did not answer in time.';
+  if (answer === 'decline') return 'The user denied the request.';
+  return `The user answered ${answer}.`;
+}
 
 /** What the user sees while a session lasts; its button ends the session. */
 export const activeText = (kind: RemoteSessionCommand['kind']) =>
@@ -99,11 +108,12 @@ export async function runRemoteSession(remote: RemoteSessionCommand, ctx: Remote
       message: consentText(kind),
       timeoutS: CONSENT_TIMEOUT_S,
       periodsH: [],
-      proceedLabel: 'Allow',
+      proceedLabel: CONSENT_ALLOW_LABEL,
+      declineLabel: CONSENT_DENY_LABEL,
       requireChoice: true,
     }) ?? Promise.resolve({ shown: false as const, reason: 'this platform cannot ask the user' }));
     const granted = answer.shown && answer.answer === 'proceed' && !answer.note;
-    if (!granted) return refuse(answer.shown ? `The user answered ${answer.answer}.` : answer.reason);
+    if (!granted) return refuse(answer.shown ? refusalText(answer.answer) : answer.reason);
     await ctx.api.postRemoteConsent(id, true);
   }
   const desktop = kind === 'control' ? await ctx.platform.remoteDesktop!() : null;
