@@ -240,7 +240,13 @@ export const devicePatches = pgTable(
     rebootRequired: boolean('reboot_required').notNull().default(false),
     publishedAt: tstz('published_at'),
   },
-  (t) => [index('device_patches_device_idx').on(t.deviceId, t.name), index('device_patches_name_idx').on(t.name)],
+  (t) => [
+    index('device_patches_device_idx').on(t.deviceId, t.name),
+    index('device_patches_name_idx').on(t.name),
+    // Which patches fix a CVE (a scan's CVEs no patch of its device fixes, the CVE views):
+    // an overlap (`cves && array[…]`) reads the index, not the zone's whole inventory.
+    index('device_patches_cves_idx').using('gin', t.cves),
+  ],
 );
 
 /**
