@@ -1,12 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  REMOTE_CLOSE_INSTALLING,
   REMOTE_CONSENT_TIMEOUT_S,
+  REMOTE_END_INSTALLING,
   REMOTE_IDLE_MINUTES_DEFAULT,
   REMOTE_JOIN_TIMEOUT_S,
   REMOTE_TEXTS,
   type CreateRemoteSessionBody,
   type CreatedRemoteSession,
   type PutRemoteSettingsBody,
+  type RemoteConsentBody,
   type RemoteSession,
   type RemoteSettings,
   type RemoteTranscript,
@@ -306,16 +309,26 @@ const agentActor = (deviceId: number, clientAddress: string | null = null): Acti
 
 /**
  * `POST /api/agent/v1/remote-sessions/{id}/consent`: the signed-in user's answer. A refusal
- * ends the session and tells a waiting browser with the spec's text.
+ * ends the session and tells a waiting browser with the spec's text; so does a device that
+ * is installing what remote control needs (`installing`), with the spec's installing text.
  */
 export async function recordConsent(
   ctx: RemoteCtx,
   device: { id: number; organizationId: number },
   id: number,
-  granted: boolean,
+  answer: RemoteConsentBody,
   clientAddress: string | null,
 ): Promise<void> {
-  const row = await answerConsent(ctx.db, id, device.id, granted ? 'granted' : 'refused', ctx.clock.now());
+  const { granted } = answer;
+  const installing = !granted && answer.installing === true;
+  const row = await answerConsent(
+    ctx.db,
+    id,
+    device.id,
+    granted ? 'granted' : 'refused',
+    ctx.clock.now(),
+    installing ? REMOTE_END_INSTALLING : 'refused',
+  );
   if (!row) throw notFound();
   await logActivity(
     ctx,
@@ -326,9 +339,12 @@ export async function recordConsent(
     {
       session_id: row.id,
       granted,
+      ...(installing ? { installing } : {}),
     },
   );
-  if (!granted) await endEverywhere(ctx, row, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
+  if (installing) {
+    await endEverywhere(ctx, row, REMOTE_END_INSTALLING, REMOTE_CLOSE_INSTALLING, REMOTE_TEXTS.installing);
+  } else if (!granted) await endEverywhere(ctx, row, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
 }
 
 /**
@@ -425,7 +441,7 @@ export async function claimForwardedEnd(
 
 /**
  * The browser's end: consumes the single-use token (bound to this session, before its
- * expiry). A refused session answers the spec's consent text.
+ * expiry). A refused session answers the spec's consent text (or its installing text).
  */
 export async function claimBrowserEnd(ctx: RemoteCtx, userId: number, id: number, token: string): Promise<TunnelClaim> {
   const now = ctx.clock.now();
@@ -433,7 +449,9 @@ export async function claimBrowserEnd(ctx: RemoteCtx, userId: number, id: number
   if (!row) {
     const seen = await findSessionById(ctx.db, id);
     if (seen?.state === 'refused' && seen.tokenHash === hashToken(token)) {
-      return { ok: false, code: TUNNEL_CLOSE.refused, reason: REMOTE_TEXTS.noConsent };
+      return seen.endReason === REMOTE_END_INSTALLING
+        ? { ok: false, code: REMOTE_CLOSE_INSTALLING, reason: REMOTE_TEXTS.installing }
+        : { ok: false, code: TUNNEL_CLOSE.refused, reason: REMOTE_TEXTS.noConsent };
     }
     return unauthorized;
   }
