@@ -57,6 +57,13 @@ export const FEATURE_RULES: Record<Feature, FeatureRule> = {
   create_zone: { tier: CREATE_ZONE_TIER, label: 'Multiple zones' },
 };
 
+/** The feature each policy type belongs to: saving a policy of the type needs it. */
+export const POLICY_TYPE_FEATURE = {
+  patch: 'patching',
+  custom: 'worklets',
+  required_software: 'software_management',
+} as const satisfies Record<'patch' | 'custom' | 'required_software', Feature>;
+
 /** The texts of the upsell (spec B section 1 'Feature Unavailable'; spec A section 4 trial). */
 export const ENTITLEMENT_TEXTS = {
   featureUnavailable: 'Feature Unavailable',

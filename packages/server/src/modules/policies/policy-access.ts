@@ -1,4 +1,4 @@
-import type { Feature } from '@patchwell/core/rules/entitlements';
+import { POLICY_TYPE_FEATURE } from '@patchwell/core/rules/entitlements';
 import type { Action, Resource } from '@patchwell/core/zones/permissions';
 import type { AppContext } from '../../context';
 import type { PolicyType } from '../../db/policies.schema';
@@ -18,11 +18,7 @@ export const POLICY_RESOURCE: Record<PolicyType, Resource> = {
 };
 
 /** The plan feature each policy type belongs to (core/rules/entitlements.ts): saving one needs it. */
-export const POLICY_FEATURE: Record<PolicyType, Feature> = {
-  patch: 'patching',
-  custom: 'worklets',
-  required_software: 'software_management',
-};
+export const POLICY_FEATURE = POLICY_TYPE_FEATURE satisfies Record<PolicyType, unknown>;
 
 export const ALL_POLICY_TYPES: PolicyType[] = ['patch', 'custom', 'required_software'];
 
