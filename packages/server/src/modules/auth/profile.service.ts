@@ -10,7 +10,6 @@ import { findPrefs, findProfileUser, findUserZones, findZonesByIds, type ZoneRow
 
 type ZoneFields = Omit<ZoneRow, 'roleId'>;
 
-
 function toProfileOrg(zone: ZoneFields, now: Date, samlLogin: ((zoneId: number) => string) | null): ProfileOrg {
   const samlEnabled = Boolean(zone.saml?.enabled);
   // Where 'Continue To Login' goes for a zone that requires SAML: its stored address, else

@@ -102,7 +102,8 @@ const GATES: Record<string, Gate> = {
       expectOk(res, 'policy');
       w.made.policy = res.body.id;
     },
-    call: (w) => w.admin.put(`/api/policies/${w.made.policy}?o=${w.o}`, customPolicyBody([w.groupId], {}, { name: 'Renamed' })),
+    call: (w) =>
+      w.admin.put(`/api/policies/${w.made.policy}?o=${w.o}`, customPolicyBody([w.groupId], {}, { name: 'Renamed' })),
   },
   'PUT /api/policies/{id} (required_software)': {
     feature: 'software_management',
@@ -111,7 +112,8 @@ const GATES: Record<string, Gate> = {
       expectOk(res, 'policy');
       w.made.policy = res.body.id;
     },
-    call: (w) => w.admin.put(`/api/policies/${w.made.policy}?o=${w.o}`, { ...requiredSoftwareBody(w), name: 'Renamed' }),
+    call: (w) =>
+      w.admin.put(`/api/policies/${w.made.policy}?o=${w.o}`, { ...requiredSoftwareBody(w), name: 'Renamed' }),
   },
   'POST /api/policies/{id}/clone (custom)': {
     feature: 'worklets',

@@ -37,7 +37,8 @@ export async function endDueTrials(ctx: Pick<AppContext, 'db' | 'clock'>): Promi
           accounts.set(zone.accountId, account);
         }
         const disable =
-          !zone.disabled && disabledAtTrialEnd({ isFirstZone: zone.id === account.firstZoneId, accountPlan: account.plan });
+          !zone.disabled &&
+          disabledAtTrialEnd({ isFirstZone: zone.id === account.firstZoneId, accountPlan: account.plan });
         await markTrialEnded(tx, zone.id, disable);
         const object = { type: 'zone', id: zone.id, name: zone.name };
         const ctxTx = { db: tx, clock: ctx.clock };

@@ -45,7 +45,12 @@ async function eventsOf(ids: number[]) {
   return t.db
     .select({ zone: activityLog.organizationId, action: activityLog.action, via: activityLog.via })
     .from(activityLog)
-    .where(and(inArray(activityLog.organizationId, ids), inArray(activityLog.action, ['zone.trial_expired', 'zone.disable'])))
+    .where(
+      and(
+        inArray(activityLog.organizationId, ids),
+        inArray(activityLog.action, ['zone.trial_expired', 'zone.disable']),
+      ),
+    )
     .orderBy(asc(activityLog.id));
 }
 

@@ -34,7 +34,6 @@ function nameTaken(): AppError {
   return appError('zones.name_taken', { fieldErrors: { name: [TEXTS.zones.nameTaken] } });
 }
 
-
 function toZone(row: ZoneWithCount, actor: Actor, now: Date): Zone {
   return {
     id: row.id,

@@ -83,7 +83,9 @@ describe('FeatureGate', () => {
       </FeatureGate>,
     );
     expect(await screen.findByText('Trial Expired')).toBeInTheDocument();
-    expect(screen.getByText('Your trial has ended. Upgrade to keep using the features of your plan.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your trial has ended. Upgrade to keep using the features of your plan.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Upgrade Now' })).toBeInTheDocument();
   });
 

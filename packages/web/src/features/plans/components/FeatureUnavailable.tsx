@@ -22,7 +22,13 @@ export type FeatureUnavailableProps = {
  * Unavailable'): which plan brings it, 'Trial Expired' when an ended trial took it away
  * (spec A section 4), and 'Upgrade Now' to billing for users who may read billing.
  */
-export function FeatureUnavailable({ feature, plan, isTrialExpired, billingPath, variant = 'page' }: FeatureUnavailableProps) {
+export function FeatureUnavailable({
+  feature,
+  plan,
+  isTrialExpired,
+  billingPath,
+  variant = 'page',
+}: FeatureUnavailableProps) {
   const titleId = useId();
   const isPage = variant === 'page';
   return (
