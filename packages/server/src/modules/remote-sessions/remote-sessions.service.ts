@@ -14,7 +14,6 @@ import {
   type RemoteSettings,
   type RemoteTranscript,
 } from '@patchwell/core/remote/remote-sessions.schema';
-import { meetsTier } from '@patchwell/core/rules/tiers';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
 import { appError, notFound, validationError } from '../../domain/errors';
@@ -25,7 +24,7 @@ import { findGroups } from '../devices/groups.store';
 import { featuresFor } from '../shell/shell.service';
 import { secretKey } from '../zones/secret-key';
 import { requireZone } from '../zones/zone-access.service';
-import { tierSubject } from '../zones/zones.service';
+import { requireFeature } from '../zones/entitlements.service';
 import type { RelayEnd, RelayHub, RelayOutcome } from './remote-relay';
 import { TUNNEL_CLOSE } from './remote-relay';
 import {
@@ -132,7 +131,7 @@ export async function createRemoteSession(
   if (!device) throw notFound();
   const features = await featuresFor(ctx, zone.accountId, zone.id);
   if (!features.remote_control) throw notFound();
-  if (!meetsTier(tierSubject(zone, now), 3, now.getTime())) throw appError('remote.upgrade');
+  requireFeature(ctx, zone, 'remote_control');
   const settings = await settingsOf(ctx, zone.id);
   if (body.kind === 'shell' && !settings.shell_enabled) throw appError('remote.shell_disabled');
   if (!device.isOnline) throw appError('remote.offline');

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lte, min, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orgPrefs, organizations, sessions, userZoneRoles, users } from '../../db/schema';
 
@@ -227,4 +227,39 @@ export async function listZoneMembers(db: Db, zoneId: number) {
     .innerJoin(users, eq(users.id, userZoneRoles.userId))
     .where(eq(userZoneRoles.organizationId, zoneId))
     .orderBy(asc(sql`lower(${users.firstname})`), asc(sql`lower(${users.lastname})`), asc(users.id));
+}
+
+/** A transaction of the zones' store. */
+export type ZonesTx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Up to `limit` zones whose trial ended by `now` and is not yet marked, locked for `tx`
+ * (`FOR UPDATE SKIP LOCKED`): two nodes never claim the same zone, and once marked it is
+ * never claimed again, so each trial's end is handled exactly once.
+ */
+export async function claimEndedTrials(tx: ZonesTx, now: Date, limit: number): Promise<ZoneRow[]> {
+  return tx
+    .select()
+    .from(organizations)
+    .where(and(lte(organizations.trialEndTime, now), eq(organizations.trialExpired, false)))
+    .orderBy(asc(organizations.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/** The id of the account's first zone (the earliest created). */
+export async function findFirstZoneId(tx: ZonesTx, accountId: number): Promise<number | undefined> {
+  const [row] = await tx
+    .select({ id: min(organizations.id) })
+    .from(organizations)
+    .where(eq(organizations.accountId, accountId));
+  return row?.id ?? undefined;
+}
+
+/** Marks a zone's trial as ended, disabling the zone when `disable`. */
+export async function markTrialEnded(tx: ZonesTx, id: number, disable: boolean): Promise<void> {
+  await tx
+    .update(organizations)
+    .set(disable ? { trialExpired: true, disabled: true } : { trialExpired: true })
+    .where(eq(organizations.id, id));
 }

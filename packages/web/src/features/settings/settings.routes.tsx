@@ -2,6 +2,7 @@ import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
 import { g, placeholder, rel } from '../../app/route-helpers';
+import { gatedPage } from '../plans/gated-page';
 
 /** The Settings area: profile, billing, users, keys, webhooks, security. */
 export const settingsRoute: RouteObject = {
@@ -34,9 +35,12 @@ export const settingsRoute: RouteObject = {
     },
     {
       path: 'keys',
-      lazy: lazyPage(
+      // Keys stay listed and revocable outside the plan; creating one needs API access.
+      lazy: gatedPage(
+        'api_access',
         () => import('../keys/KeysPage'),
         (m) => m.KeysPage,
+        { variant: 'notice' },
       ),
     },
     {
@@ -50,9 +54,12 @@ export const settingsRoute: RouteObject = {
     {
       path: 'security',
       loader: g((m) => m.guard([m.needsSecurity])),
-      lazy: lazyPage(
+      // Session settings stay on every plan; requiring MFA of the zone's users needs Standard.
+      lazy: gatedPage(
+        'mfa_enforcement',
         () => import('./SecurityPage'),
         (m) => m.SecurityPage,
+        { variant: 'notice' },
       ),
     },
     { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },

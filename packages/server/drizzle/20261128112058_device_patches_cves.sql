@@ -1,1 +1,0 @@
-CREATE INDEX "device_patches_cves_idx" ON "device_patches" USING gin ("cves");
