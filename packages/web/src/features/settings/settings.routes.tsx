@@ -3,7 +3,7 @@ import { lazyPage } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
 import { g, placeholder, rel } from '../../app/route-helpers';
 
-/** The Settings area: profile, billing, users, keys, webhooks, security. */
+/** The Settings area: profile, billing, users, keys, webhooks, security, APNS. */
 export const settingsRoute: RouteObject = {
   path: rel(PATHS.settings),
   lazy: lazyPage(
@@ -55,7 +55,14 @@ export const settingsRoute: RouteObject = {
         (m) => m.SecurityPage,
       ),
     },
-    { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
+    {
+      path: 'apns',
+      loader: g((m) => m.guard([m.needsApns])),
+      lazy: lazyPage(
+        () => import('../apns/ApnsSettingsPage'),
+        (m) => m.ApnsSettingsPage,
+      ),
+    },
     {
       path: 'remote-access',
       loader: g((m) => m.guard([m.needsFlag('remote_control', true, PATHS.profile)])),
