@@ -14,6 +14,7 @@ import { signInCases } from './activity-coverage.cases/sign-in';
 import { ssoCases } from './activity-coverage.cases/sso';
 import { userCases } from './activity-coverage.cases/users';
 import { webhookCases } from './activity-coverage.cases/webhooks';
+import { apnsCases } from './activity-coverage.cases/apns';
 import { zoneCases, zoneFlagCases } from './activity-coverage.cases/zones';
 
 /**
@@ -40,6 +41,7 @@ const CASES: Record<string, Case> = {
   ...remediationCases,
   ...reportCases,
   ...webhookCases,
+  ...apnsCases,
   ...remoteCases,
   ...installerCases,
   ...deviceRemovalCases,

@@ -11,10 +11,6 @@ export const PLACEHOLDER_PAGES = {
     title: 'Billing',
     description: 'Your plan, payment method, billing information and invoices appear here.',
   },
-  apns: {
-    title: 'APNS Settings',
-    description: 'The Apple Push Notification service certificate used for macOS device management appears here.',
-  },
   globalDevices: {
     title: 'Global Devices',
     description: 'Devices of every zone in your account appear here once agents enrol.',

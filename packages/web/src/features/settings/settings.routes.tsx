@@ -4,7 +4,7 @@ import { PATHS } from '../../app/paths';
 import { g, placeholder, rel } from '../../app/route-helpers';
 import { gatedPage } from '../plans/gated-page';
 
-/** The Settings area: profile, billing, users, keys, webhooks, security. */
+/** The Settings area: profile, billing, users, keys, webhooks, security, APNS. */
 export const settingsRoute: RouteObject = {
   path: rel(PATHS.settings),
   lazy: lazyPage(
@@ -62,7 +62,14 @@ export const settingsRoute: RouteObject = {
         { variant: 'notice' },
       ),
     },
-    { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
+    {
+      path: 'apns',
+      loader: g((m) => m.guard([m.needsApns])),
+      lazy: lazyPage(
+        () => import('../apns/ApnsSettingsPage'),
+        (m) => m.ApnsSettingsPage,
+      ),
+    },
     {
       path: 'remote-access',
       loader: g((m) => m.guard([m.needsFlag('remote_control', true, PATHS.profile)])),
