@@ -19,6 +19,7 @@ export default defineConfig({
     './src/db/sso.schema.ts',
     './src/db/mfa.schema.ts',
     './src/db/remote.schema.ts',
+    './src/db/billing.schema.ts',
   ],
   out: './drizzle',
   // Timestamped file names (STYLE.md): two branches adding a migration do not collide on 0001.

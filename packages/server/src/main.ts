@@ -20,6 +20,7 @@ import { startSweeper } from './modules/auth/sweep.service';
 import { startReportJobs } from './modules/reports/reports.jobs';
 import { startReportScheduleJobs } from './modules/report-schedules/schedules.jobs';
 import { startWebhookJobs } from './modules/webhooks/webhooks.worker';
+import { startBillingJobs } from './modules/billing/billing.jobs';
 import { shutdownGracefully } from './shutdown';
 
 /** How long requests in flight may take to finish after the drain before the process exits anyway. */
@@ -98,6 +99,8 @@ const reportJobs = startReportJobs(ctx);
 const reportScheduleJobs = startReportScheduleJobs(ctx);
 // Outgoing webhooks: the delivery worker and the offline watch.
 const webhookJobs = startWebhookJobs(ctx);
+// Billing: ended days metered once, ended months invoiced once, across nodes.
+const billingJobs = startBillingJobs(ctx);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -121,6 +124,7 @@ async function shutdown(signal: string): Promise<void> {
         reportJobs,
         reportScheduleJobs,
         webhookJobs,
+        billingJobs,
       ],
       db: handle,
       drainMs: config.shutdownDrainMs,
