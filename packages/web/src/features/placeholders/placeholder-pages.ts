@@ -7,10 +7,6 @@ export const PLACEHOLDER_PAGES = {
     title: 'Maintenance Windows',
     description: 'Windows that keep policies from running on groups appear here once you define them.',
   },
-  billing: {
-    title: 'Billing',
-    description: 'Your plan, payment method, billing information and invoices appear here.',
-  },
   apns: {
     title: 'APNS Settings',
     description: 'The Apple Push Notification service certificate used for macOS device management appears here.',
