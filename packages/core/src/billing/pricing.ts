@@ -20,7 +20,11 @@ export const RATE_KEYS = ['full_annual_base_rate', 'patch', 'manage'] as const;
 export type RateKey = (typeof RATE_KEYS)[number];
 
 /** Which rate each plan is billed at. */
-export const PLAN_RATE_KEY: Record<Plan, RateKey> = { patch: 'patch', manage: 'manage', tier3: 'full_annual_base_rate' };
+export const PLAN_RATE_KEY: Record<Plan, RateKey> = {
+  patch: 'patch',
+  manage: 'manage',
+  tier3: 'full_annual_base_rate',
+};
 
 /**
  * Cents per device per month, by interval: the yearly interval is an annual commitment,

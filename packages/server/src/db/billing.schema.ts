@@ -1,4 +1,15 @@
-import { date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { BillingInfo, PaymentOption } from '@patchwell/core/billing/billing.schema';
 import type { BillingInterval } from '@patchwell/core/billing/pricing';
 import type { Plan } from '@patchwell/core/rules/tiers';

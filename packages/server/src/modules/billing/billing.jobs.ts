@@ -2,7 +2,13 @@ import { invoiceLines, type MeteredDay } from '@patchwell/core/billing/pricing';
 import type { AppContext } from '../../context';
 import { startPeriodic, type PeriodicTask } from '../../periodic';
 import { findZone } from '../zones/zones.store';
-import { findBillingAccount, findMeterDays, findUninvoicedPeriods, insertInvoice, meterEndedDays } from './billing.store';
+import {
+  findBillingAccount,
+  findMeterDays,
+  findUninvoicedPeriods,
+  insertInvoice,
+  meterEndedDays,
+} from './billing.store';
 import { addDays, dayOf, periodOf } from './periods';
 
 /**

@@ -194,7 +194,11 @@ export async function invoiceDownload(
 ): Promise<{ fileName: string; contentType: string; body: Buffer | string }> {
   const { zone, detail } = await requireInvoice(ctx, authz, o, id);
   if (format === 'csv')
-    return { fileName: invoiceFileName(detail, 'csv'), contentType: 'text/csv; charset=utf-8', body: invoiceCsv(detail) };
+    return {
+      fileName: invoiceFileName(detail, 'csv'),
+      contentType: 'text/csv; charset=utf-8',
+      body: invoiceCsv(detail),
+    };
   return {
     fileName: invoiceFileName(detail, 'pdf'),
     contentType: 'application/pdf',

@@ -76,9 +76,7 @@ describe('permissions', () => {
       expect((await c.get(q('/api/billing', z.zone.id))).status).toBe(403);
       expect((await c.get(q('/api/billing/invoices', z.zone.id))).status).toBe(403);
       expect((await c.put(q('/api/billing/info', z.zone.id), INFO)).status).toBe(403);
-      expect((await c.put(q('/api/billing/plan', z.zone.id), { plan: 'patch', interval: 'monthly' })).status).toBe(
-        403,
-      );
+      expect((await c.put(q('/api/billing/plan', z.zone.id), { plan: 'patch', interval: 'monthly' })).status).toBe(403);
     }
     // Another account's zone is not even there.
     expect((await (await as(other.user)).get(q('/api/billing', z.zone.id))).status).toBe(404);
@@ -114,7 +112,9 @@ describe('metering and invoices', () => {
     // Tue 3 March: the job meters the 2nd (on Complete, monthly), then the plan changes.
     t.clock.set('2026-03-03T08:00:00Z');
     await runBilling(t.ctx);
-    const changed = await (await admin()).put(q('/api/billing/plan', z.zone.id), { plan: 'manage', interval: 'yearly' });
+    const changed = await (
+      await admin()
+    ).put(q('/api/billing/plan', z.zone.id), { plan: 'manage', interval: 'yearly' });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ plan: 'manage', interval: 'yearly' });
     await checkIn([devices[0]!]);
@@ -284,7 +284,12 @@ describe('metering and invoices', () => {
     t.clock.set('2026-04-04T01:00:00Z');
     await runBilling(t.ctx);
     const res = await (await admin()).get(q('/api/billing', z.zone.id));
-    expect(res.body.current_period).toEqual({ start: '2026-04-01', end: '2026-04-30', device_days: 1, days_metered: 3 });
+    expect(res.body.current_period).toEqual({
+      start: '2026-04-01',
+      end: '2026-04-30',
+      device_days: 1,
+      days_metered: 3,
+    });
   });
 });
 

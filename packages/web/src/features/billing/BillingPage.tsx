@@ -31,7 +31,9 @@ export function BillingPage() {
     <Stack gap="lg">
       <Title order={2}>{T.title}</Title>
       {o.on_trial && o.trial_end_time && <Alert color="blue">{T.trialUntil(o.trial_end_time.slice(0, 10))}</Alert>}
-      <Text size="sm">{T.currentPeriod(o.current_period.start, o.current_period.end, o.current_period.device_days)}</Text>
+      <Text size="sm">
+        {T.currentPeriod(o.current_period.start, o.current_period.end, o.current_period.device_days)}
+      </Text>
       <Paper withBorder p="md">
         <PlanSection key={`${o.plan}:${o.interval}`} zoneId={zoneId} overview={o} onChanged={refresh} />
       </Paper>

@@ -10,7 +10,19 @@ import {
   type BillingInterval,
 } from '@patchwell/core/billing/pricing';
 import { PLANS, type Plan } from '@patchwell/core/rules/tiers';
-import { Badge, Button, Card, Group, List, Radio, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  Radio,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { errorText } from '../../../api/error-text';
 import { serverFieldErrors } from '../../../api/field-errors';
