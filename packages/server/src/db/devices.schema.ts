@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -188,6 +190,26 @@ export const devicePresence = pgTable(
   },
   // No index on the times: a check-in then changes no indexed column and is a HOT update.
   (t) => [index('device_presence_org_idx').on(t.organizationId)],
+);
+
+/**
+ * The days (UTC) on which each device checked in: what billing meters (a device is billable on
+ * a day it checked in). Written with the presence rows by the check-in batch, only on a
+ * device's first check-in of a day (its previous `last_seen_at` fell on an earlier day), so
+ * the steady state adds no write. No foreign key: a device removed or deleted later was still
+ * present that day, and the metering of a day must not change after the fact.
+ */
+export const devicePresenceDays = pgTable(
+  'device_presence_days',
+  {
+    deviceId: integer('device_id').notNull(),
+    organizationId: integer('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.day] }),
+    index('device_presence_days_org_day_idx').on(t.organizationId, t.day),
+  ],
 );
 
 /**

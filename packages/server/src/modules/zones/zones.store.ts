@@ -77,6 +77,21 @@ export async function updateZone(
   return row;
 }
 
+/**
+ * Sets the zone's plan (billing's plan change calls it, in its transaction); returns the
+ * plan it had, or undefined for an unknown zone. The zone row is locked while it changes.
+ */
+export async function setZonePlan(db: Db, id: number, plan: ZoneRow['plan']): Promise<ZoneRow['plan'] | undefined> {
+  const [before] = await db
+    .select({ plan: organizations.plan })
+    .from(organizations)
+    .where(eq(organizations.id, id))
+    .for('update');
+  if (!before) return undefined;
+  await db.update(organizations).set({ plan }).where(eq(organizations.id, id));
+  return before.plan;
+}
+
 /** Stores a zone's access key (hash and encrypted copy); with `onlyIfMissing`, only when it has none yet. */
 export async function setAccessKey(
   db: Db,

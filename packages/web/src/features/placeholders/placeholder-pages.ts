@@ -7,10 +7,6 @@ export const PLACEHOLDER_PAGES = {
     title: 'Maintenance Windows',
     description: 'Windows that keep policies from running on groups appear here once you define them.',
   },
-  billing: {
-    title: 'Billing',
-    description: 'Your plan, payment method, billing information and invoices appear here.',
-  },
   globalDevices: {
     title: 'Global Devices',
     description: 'Devices of every zone in your account appear here once agents enrol.',

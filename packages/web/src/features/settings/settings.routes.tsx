@@ -23,7 +23,10 @@ export const settingsRoute: RouteObject = {
     {
       path: 'billing',
       loader: g((m) => m.guard([m.needsPermission('Billing', 'read', PATHS.profile)])),
-      ...placeholder('billing', 2),
+      lazy: lazyPage(
+        () => import('../billing/BillingPage'),
+        (m) => m.BillingPage,
+      ),
     },
     {
       path: 'users',
