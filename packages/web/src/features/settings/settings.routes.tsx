@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
-import { g, placeholder, rel } from '../../app/route-helpers';
+import { g, rel } from '../../app/route-helpers';
 import { gatedPage } from '../plans/gated-page';
 
 /** The Settings area: profile, billing, users, keys, webhooks, security, APNS. */
