@@ -1,4 +1,5 @@
-import { PLAN_LABELS, type Plan } from '../rules/tiers';
+import { FEATURES, FEATURE_RULES } from '../rules/entitlements';
+import { PLAN_LABELS, tierRank, type Plan } from '../rules/tiers';
 
 /**
  * Prices and the bill's arithmetic (spec B sections 3 and 9): billing is priced per device per
@@ -45,11 +46,16 @@ export const VOLUME_TIERS: readonly { from: number; to: number | null; discountP
 /** Devices beyond which volume discounts apply. */
 export const VOLUME_DISCOUNT_FROM = 500;
 
-/** What each plan's card lists (cumulative: a plan has the ones before it). */
+/**
+ * What each plan's card lists, from the rules that gate the features (rules/entitlements.ts):
+ * the features a plan brings, after "Everything in" the plan below it.
+ */
+const ownFeatures = (plan: Plan) =>
+  FEATURES.filter((f) => FEATURE_RULES[f].tier === tierRank(plan)).map((f) => FEATURE_RULES[f].label);
 export const PLAN_FEATURES: Record<Plan, readonly string[]> = {
-  patch: ['Patching (OS and third-party)', 'Patch policies and reports'],
-  manage: ['Everything in Basic', 'Software management', 'Role-based access', 'Two-factor authentication'],
-  tier3: ['Everything in Standard', 'Remote control', 'Single sign-on', 'API access'],
+  patch: ownFeatures('patch'),
+  manage: [`Everything in ${PLAN_LABELS.patch}`, ...ownFeatures('manage')],
+  tier3: [`Everything in ${PLAN_LABELS.manage}`, ...ownFeatures('tier3')],
 };
 
 export { PLAN_LABELS };
