@@ -15,7 +15,7 @@
  *
  * Run: node --import tsx bench/remediation-import.ts   (figures in bench/README.md)
  * Env: DB=postgres,pglite  DEVICES=10000  ROWS=20000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18503  KEEP=1
- *      STOP=ready (stop before accepting)  PG_LOG_MS=<ms> (PostgreSQL logs statements slower than that)  BENCH_LOG=1
+ *      STOP=ready (stop before accepting)  PROFILE=<dir> (a CPU profile of the measured server)  PG_LOG_MS=<ms> (PostgreSQL logs statements slower than that)  BENCH_LOG=1
  *      SEED_CACHE=<dir> (keeps the seeded zone and its CSV there and starts from a copy of them next
  *      time: seeding 10,000 devices on PGlite takes minutes, and comparing two versions of the
  *      import needs the same fleet)
@@ -176,7 +176,14 @@ async function run(kind: string) {
       `file: ${parsed.length} data rows, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MiB; baseline csv-parse in the bench's process ${seconds(baselineMs)} (CPU ${baselineCpu.toFixed(2)} s)`,
     );
 
-    server = await startServer({ port: PORT, dataDir, env });
+    // PROFILE=<dir>: a CPU profile of the measured server, written when it stops.
+    const profile = process.env.PROFILE;
+    server = await startServer({
+      port: PORT,
+      dataDir,
+      env,
+      ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${join(profile, kind)}`] } : {}),
+    });
     const pid = server.child.pid!;
     const api = await session(server.url);
     const rss0 = rssMb(pid);

@@ -20,6 +20,8 @@ export default defineConfig({
     './src/db/mfa.schema.ts',
     './src/db/remote.schema.ts',
     './src/db/maintenance.schema.ts',
+    './src/db/apns.schema.ts',
+    './src/db/billing.schema.ts',
   ],
   out: './drizzle',
   // Timestamped file names (STYLE.md): two branches adding a migration do not collide on 0001.

@@ -53,6 +53,8 @@ import { extractsRoutes } from './modules/reports/extracts.routes';
 import { reportSchedulesRoutes } from './modules/report-schedules/schedules.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes';
+import { apnsRoutes } from './modules/apns/apns.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
 import { remoteSessionsModule } from './modules/remote-sessions/remote-sessions.module';
 import { batchesModule } from './modules/remediation/batches/batches.module';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
@@ -190,6 +192,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await batchesModule(app, ctx);
   await webhooksRoutes(app, ctx);
   await maintenanceWindowsRoutes(app, ctx);
+  await apnsRoutes(app, ctx);
+  await billingRoutes(app, ctx);
   await remoteSessionsModule(app, ctx, agents);
   // Last: the other subscribers have applied the result the event reports.
   commandEvents.onCommandFinished('the activity log', (event) => logCommandOutcome(ctx, event));

@@ -20,6 +20,8 @@ import { startSweeper } from './modules/auth/sweep.service';
 import { startReportJobs } from './modules/reports/reports.jobs';
 import { startReportScheduleJobs } from './modules/report-schedules/schedules.jobs';
 import { startWebhookJobs } from './modules/webhooks/webhooks.worker';
+import { startTrialEndJob } from './modules/zones/trial-end.service';
+import { startBillingJobs } from './modules/billing/billing.jobs';
 import { shutdownGracefully } from './shutdown';
 
 /** How long requests in flight may take to finish after the drain before the process exits anyway. */
@@ -98,6 +100,10 @@ const reportJobs = startReportJobs(ctx);
 const reportScheduleJobs = startReportScheduleJobs(ctx);
 // Outgoing webhooks: the delivery worker and the offline watch.
 const webhookJobs = startWebhookJobs(ctx);
+// Trials that ended: marked expired, zones beyond the first disabled unless on Complete (once across nodes).
+const trialEndJob = startTrialEndJob(ctx);
+// Billing: ended days metered once, ended months invoiced once, across nodes.
+const billingJobs = startBillingJobs(ctx);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -121,6 +127,8 @@ async function shutdown(signal: string): Promise<void> {
         reportJobs,
         reportScheduleJobs,
         webhookJobs,
+        trialEndJob,
+        billingJobs,
       ],
       db: handle,
       drainMs: config.shutdownDrainMs,

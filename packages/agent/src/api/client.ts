@@ -64,7 +64,8 @@ export type AgentApi = {
    */
   downloadInstaller(id: string, signal?: AbortSignal): Promise<InstallerDownload>;
   /** The signed-in user's answer to a remote session (`POST /remote-sessions/{id}/consent`). */
-  postRemoteConsent(sessionId: number, granted: boolean): Promise<void>;
+  /** The user's answer; `installing`: refused for now, the device is installing what remote control needs. */
+  postRemoteConsent(sessionId: number, granted: boolean, options?: { installing?: boolean }): Promise<void>;
   /** Opens the agent's end of a remote session's tunnel (an outbound WebSocket with the device token). */
   openRemoteTunnel(sessionId: number): Promise<WebSocket>;
 };
@@ -164,8 +165,11 @@ export function createApiClient(server: string, options: ApiClientOptions = {}):
     async postResult(commandId, body) {
       await call('POST', `/commands/${encodeURIComponent(String(commandId))}/result`, body);
     },
-    async postRemoteConsent(sessionId, granted) {
-      await call('POST', `/remote-sessions/${encodeURIComponent(String(sessionId))}/consent`, { granted });
+    async postRemoteConsent(sessionId, granted, options) {
+      await call('POST', `/remote-sessions/${encodeURIComponent(String(sessionId))}/consent`, {
+        granted,
+        ...(options?.installing ? { installing: true } : {}),
+      });
     },
     openRemoteTunnel(sessionId) {
       return openTunnel(base, token ?? '', sessionId);

@@ -8,6 +8,7 @@ import type WebSocket from 'ws';
 import type { AgentApi } from '../api/client.js';
 import type { Platform } from '../platform/platform.js';
 import { bridgeToPty, bridgeToTcp } from '../remote/tunnel.js';
+import { runProcess, type ProcessRunner } from './process.js';
 
 /**
  * A `remote_session` command (decision 0016): ask the signed-in user unless the zone allows
@@ -22,8 +23,10 @@ export type RemoteOutcome = { status: 'success' | 'error'; message: string; data
 export type RemoteJobContext = {
   platform: Platform;
   api: AgentApi;
-  /** A shell can change the machine, so it needs the agent's --allow-changes. */
+  /** A shell, or installing what remote control needs, changes the machine: the agent's --allow-changes. */
   allowChanges: boolean;
+  /** Runs the install of what remote control needs (default: the real process runner). */
+  run?: ProcessRunner;
   /** Where a background session's failure is told (the run loop's log). */
   log?: (line: string) => void;
   /** The shell's program (default `$SHELL`, else /bin/bash). */
@@ -37,8 +40,48 @@ const consentText = (kind: RemoteSessionCommand['kind']) =>
     ? 'An administrator asks to open a remote shell on this computer. Allow?'
     : 'An administrator asks to see and control your screen. Allow?';
 
+/** How long installing what remote control needs may take (a package manager's download and install). */
+const SETUP_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * Installs what remote control still needs (x11vnc), telling the server first so the console
+ * shows `installing` at once; the next session finds it installed. Null when nothing is missing.
+ */
+async function installRemoteDesktop(id: number, ctx: RemoteJobContext): Promise<RemoteOutcome | null> {
+  const setup = await ctx.platform.remoteDesktopSetup?.();
+  if (!setup) return null;
+  if (!ctx.allowChanges) {
+    await ctx.api.postRemoteConsent(id, false);
+    return {
+      status: 'error',
+      message: `Remote control needs ${setup.what}, which the agent installs only with --allow-changes.`,
+      data: { consent: 'refused', missing: setup.what },
+    };
+  }
+  await ctx.api.postRemoteConsent(id, false, { installing: true });
+  const out = await (ctx.run ?? runProcess)(setup.install, { timeoutMs: SETUP_TIMEOUT_MS, signal: ctx.signal });
+  const done = out.exitCode === 0 && !out.spawnError && !out.timedOut;
+  const why = out.spawnError ?? (out.timedOut ? 'timed out' : `exit ${out.exitCode}`);
+  return {
+    status: done ? 'success' : 'error',
+    message: done
+      ? `Installed ${setup.what}: remote control is ready for the next session.`
+      : `Installing ${setup.what} failed (${why}): ${out.stderr.trim().split('\n').slice(-3).join(' ')}`.trim(),
+    data: { consent: 'refused', installing: setup.what, installed: done },
+  };
+}
+
 /** Seconds the user has to answer (the server waits two minutes for the answer). */
 const CONSENT_TIMEOUT_S = 90;
+export const CONSENT_ALLOW_LABEL = 'Allow';
+export const CONSENT_DENY_LABEL = 'Deny';
+
+/** Why the session was refused, as the session's result says it. */
+function refusalText(answer: 'proceed' | 'defer' | 'timeout' | 'decline'): string {
+  if (answer === 'timeout') return 'The user did not answer in time.';
+  if (answer === 'decline') return 'The user denied the request.';
+  return `The user answered ${answer}.`;
+}
 
 /** What the user sees while a session lasts; its button ends the session. */
 export const activeText = (kind: RemoteSessionCommand['kind']) =>
@@ -94,16 +137,20 @@ export async function runRemoteSession(remote: RemoteSessionCommand, ctx: Remote
   if (kind === 'shell' && !ctx.allowChanges) return refuse('The remote shell needs the agent’s --allow-changes.');
   if (kind === 'control' && !ctx.platform.remoteDesktop)
     return refuse('Remote control is not available on this device.');
+  // Nobody is asked to allow a session that cannot start yet.
+  const installed = kind === 'control' ? await installRemoteDesktop(id, ctx) : null;
+  if (installed) return installed;
   if (remote.ask_consent) {
     const answer = await (ctx.platform.notifier?.show({
       message: consentText(kind),
       timeoutS: CONSENT_TIMEOUT_S,
       periodsH: [],
-      proceedLabel: 'Allow',
+      proceedLabel: CONSENT_ALLOW_LABEL,
+      declineLabel: CONSENT_DENY_LABEL,
       requireChoice: true,
     }) ?? Promise.resolve({ shown: false as const, reason: 'this platform cannot ask the user' }));
     const granted = answer.shown && answer.answer === 'proceed' && !answer.note;
-    if (!granted) return refuse(answer.shown ? `The user answered ${answer.answer}.` : answer.reason);
+    if (!granted) return refuse(answer.shown ? refusalText(answer.answer) : answer.reason);
     await ctx.api.postRemoteConsent(id, true);
   }
   const desktop = kind === 'control' ? await ctx.platform.remoteDesktop!() : null;

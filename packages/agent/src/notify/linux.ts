@@ -27,6 +27,8 @@ export type LinuxNotifierOptions = {
 };
 
 const missing = (out: ProcessOutcome) => Boolean(out.spawnError) || out.exitCode === NOT_FOUND;
+/** GTK could not reach the display: zenity exits 1 as for Cancel, so its stderr tells the two apart. */
+const noDisplay = (out: ProcessOutcome) => /cannot open display/i.test(out.stderr);
 
 /** The command line that runs `program` inside the user's graphical session. */
 export function asSessionUser(session: LoginSession, agentUid: number, program: string[]): ProcessSpec | null {
@@ -50,6 +52,15 @@ export function zenityArgs(request: NoticeRequest): string[] {
     `--timeout=${request.timeoutS}`,
     '--width=420',
   ];
+  if (request.declineLabel && !request.periodsH.length) {
+    return [
+      'zenity',
+      '--question',
+      ...common,
+      `--ok-label=${request.proceedLabel}`,
+      `--cancel-label=${request.declineLabel}`,
+    ];
+  }
   if (!request.periodsH.length) return ['zenity', '--info', ...common, `--ok-label=${request.proceedLabel}`];
   const [shortest, ...others] = [...request.periodsH].sort((a, b) => a - b);
   return [
@@ -95,7 +106,11 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
    * container or a bare X server).
    */
   const onDesktop = (session: LoginSession | 'own', program: string[]): ProcessSpec | null =>
-    session === 'own' ? { command: program[0]!, args: program.slice(1) } : asSessionUser(session, agentUid, program);
+    session === 'own' ? onOwnDisplay(program) : asSessionUser(session, agentUid, program);
+  const onOwnDisplay = (program: string[]): ProcessSpec => ({
+    command: 'env',
+    args: [`DISPLAY=${env.DISPLAY}`, ...(env.XAUTHORITY ? [`XAUTHORITY=${env.XAUTHORITY}`] : []), ...program],
+  });
 
   async function toDesktop(session: LoginSession | 'own', request: NoticeRequest): Promise<NoticeAnswer | null> {
     const zenity = onDesktop(session, zenityArgs(request));
@@ -106,15 +121,19 @@ export function createLinuxNotifier(options: LinuxNotifierOptions = {}): Notifie
     // The runner's limit only backs up zenity's own --timeout.
     const out = await run(zenity, { timeoutMs: (request.timeoutS + 30) * 1000, signal: request.signal });
     if (out.timedOut) return { shown: true, answer: 'timeout' };
-    if (!missing(out)) {
-      const answer = parseZenityAnswer(out.exitCode, out.stdout, request.periodsH);
+    if (!missing(out) && !noDisplay(out)) {
+      const answer = parseZenityAnswer(out.exitCode, out.stdout, request.periodsH, !!request.declineLabel);
       if (answer) return { shown: true, ...answer };
     }
     // A consent needs a dialog: a bubble cannot be answered.
     if (request.requireChoice) {
       return {
         shown: false,
-        reason: missing(out) ? 'zenity is not installed' : `zenity failed (exit ${out.exitCode})`,
+        reason: missing(out)
+          ? 'zenity is not installed'
+          : noDisplay(out)
+            ? 'zenity could not open the display'
+            : `zenity failed (exit ${out.exitCode})`,
       };
     }
     const bubble = onDesktop(session, [

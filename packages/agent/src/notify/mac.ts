@@ -7,29 +7,43 @@ import { runProcess, type ProcessRunner, type ProcessSpec } from '../jobs/proces
 import { deferLabel, type Notifier, type NoticeRequest } from './notifier.js';
 import { consoleUserOf, parseOsascriptAnswer } from './notify.parsers.js';
 
-/** Prints `proceed`, `timeout` or the chosen `Defer N h`; the texts come in as arguments, never as code. */
+/**
+ * Prints `proceed`, `timeout`, `decline` or the chosen `Defer N h`; the texts come in as
+ * arguments, never as code: message, seconds, proceed label, title, decline label (empty for
+ * none), then the deferral labels.
+ */
 export const NOTICE_APPLESCRIPT = [
   'on run argv',
   'set msg to item 1 of argv',
   'set secs to (item 2 of argv) as integer',
   'set goLabel to item 3 of argv',
+  'set ttl to item 4 of argv',
+  'set noLabel to item 5 of argv',
   'set opts to {}',
-  'repeat with i from 4 to count of argv',
+  'repeat with i from 6 to count of argv',
   'set end of opts to item i of argv',
   'end repeat',
-  'if (count of opts) is 0 then',
-  'set r to display dialog msg with title "Patchwell" buttons {goLabel} default button goLabel giving up after secs',
+  'if (count of opts) is 0 and noLabel is not "" then',
+  'set r to display dialog msg with title ttl buttons {noLabel, goLabel} default button goLabel cancel button noLabel giving up after secs',
   'if gave up of r then return "timeout"',
   'return "proceed"',
   'end if',
-  'set r to display dialog msg with title "Patchwell" buttons {"Defer", goLabel} default button goLabel giving up after secs',
+  'if (count of opts) is 0 then',
+  'set r to display dialog msg with title ttl buttons {goLabel} default button goLabel giving up after secs',
+  'if gave up of r then return "timeout"',
+  'return "proceed"',
+  'end if',
+  'set r to display dialog msg with title ttl buttons {"Defer", goLabel} default button goLabel giving up after secs',
   'if gave up of r then return "timeout"',
   'if button returned of r is goLabel then return "proceed"',
-  'set c to choose from list opts with title "Patchwell" with prompt "Defer for how long?" default items {item 1 of opts}',
+  'set c to choose from list opts with title ttl with prompt "Defer for how long?" default items {item 1 of opts}',
   'if c is false then return "proceed"',
   'return item 1 of c',
   'end run',
 ];
+
+/** A dialog's cancel button (and Escape) ends osascript with error -128, "User canceled". */
+const USER_CANCELED = /\(-128\)|user cancel/i;
 
 export type MacNotifierOptions = { run?: ProcessRunner; uid?: number };
 
@@ -41,6 +55,8 @@ export function osascriptSpec(request: NoticeRequest, user: { name: string; uid:
     request.message,
     String(request.timeoutS),
     request.proceedLabel,
+    request.title ?? 'Patchwell',
+    request.declineLabel ?? '',
     ...request.periodsH.map(deferLabel),
   ];
   if (!user) return { command: program[0]!, args: program.slice(1) };
@@ -72,6 +88,7 @@ export function createMacNotifier(options: MacNotifierOptions = {}): Notifier {
       if (out.timedOut) return { shown: true, answer: 'timeout' };
       const answer = out.exitCode === 0 ? parseOsascriptAnswer(out.stdout) : null;
       if (answer) return { shown: true, ...answer };
+      if (request.declineLabel && USER_CANCELED.test(out.stderr)) return { shown: true, answer: 'decline' };
       const why = (out.spawnError ?? out.stderr.trim().split('\n')[0]) || `exit ${out.exitCode}`;
       return { shown: false, reason: `the dialog could not be shown: ${why}` };
     },

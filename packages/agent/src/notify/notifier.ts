@@ -17,6 +17,11 @@ export type NoticeRequest = {
   /** Label of the button that goes ahead ("Install now", "Restart now"). */
   proceedLabel: string;
   /**
+   * Label of a second button that refuses ("Deny" of a consent), answered `decline`. Without
+   * it a notice with no deferral has one button, and closing it goes ahead.
+   */
+  declineLabel?: string;
+  /**
    * Only a real answer counts (a consent): no bubble or `wall` that goes ahead unanswered;
    * without a dialog the notice is not shown.
    */
@@ -30,7 +35,7 @@ export type NoticeAnswer =
   | { shown: false; reason: string }
   | {
       shown: true;
-      answer: 'proceed' | 'defer' | 'timeout';
+      answer: 'proceed' | 'defer' | 'timeout' | 'decline';
       deferH?: number;
       /** Shown, but no choice could be offered (why). */
       note?: string;
@@ -69,7 +74,8 @@ export function reportOf(answer: NoticeAnswer, deferral: NoticeDeferral | null |
     }
     return { shown: true, ...note, choice: 'proceed', timed_out: true };
   }
-  if (answer.answer === 'defer' && longest !== null) {
+  // A policy's notice offers no refusal; one that came back refused counts as a deferral.
+  if ((answer.answer === 'defer' || answer.answer === 'decline') && longest !== null) {
     const hours = answer.deferH !== undefined && periods.includes(answer.deferH) ? answer.deferH : longest;
     return { shown: true, ...note, choice: 'defer', defer_h: hours };
   }

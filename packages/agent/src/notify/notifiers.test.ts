@@ -97,13 +97,13 @@ describe('the Linux notifier', () => {
   it('asks on the agent’s own display when logind lists no desktop (an agent started in the session)', async () => {
     const run = createFakeRunner([
       [/^loginctl list-sessions/, { stdout: '' }],
-      [/^zenity/, { exitCode: 0 }],
+      [/^env DISPLAY=:5 zenity/, { exitCode: 0 }],
     ]);
     const consent = { ...request, periodsH: [], proceedLabel: 'Allow', requireChoice: true };
     const answer = await createLinuxNotifier({ run, uid: 1000, env: { DISPLAY: ':5' } }).show(consent);
     expect(answer).toEqual({ shown: true, answer: 'proceed' });
-    const zenity = run.calls.find((c) => c.command === 'zenity')!;
-    expect(zenity.args).toEqual(expect.arrayContaining(['--info', '--ok-label=Allow']));
+    const zenity = run.calls.find((c) => c.args.includes('zenity'))!;
+    expect(zenity.args).toEqual(expect.arrayContaining(['DISPLAY=:5', '--info', '--ok-label=Allow']));
   });
 
   it('cannot reach another user’s desktop without root', async () => {
@@ -124,7 +124,16 @@ describe('the macOS notifier', () => {
     expect(await createMacNotifier({ run, uid: 0 }).show(request)).toEqual({ shown: true, answer: 'defer', deferH: 8 });
     const args = run.calls.at(-1)!.args;
     expect(args.slice(0, 5)).toEqual(['asuser', '501', '/usr/bin/sudo', '-u', 'alice']);
-    expect(args.slice(-6)).toEqual([request.message, '900', 'Install now', 'Defer 1 h', 'Defer 4 h', 'Defer 8 h']);
+    expect(args.slice(-8)).toEqual([
+      request.message,
+      '900',
+      'Install now',
+      'Patchwell',
+      '',
+      'Defer 1 h',
+      'Defer 4 h',
+      'Defer 8 h',
+    ]);
     // The message never becomes AppleScript code.
     expect(args.filter((a, i) => args[i - 1] === '-e').join('\n')).not.toContain('save');
   });
@@ -139,15 +148,68 @@ describe('the macOS notifier', () => {
 });
 
 describe('the Windows notifier', () => {
-  it('sends msg.exe to the sessions and says no deferral could be offered', async () => {
-    const run = createFakeRunner([[/^msg\.exe/, {}]]);
+  const decode = (args: string[]) => Buffer.from(args.at(-1)!, 'base64').toString('utf16le');
+
+  it('asks a deferral through WTSSendMessage, the texts as PowerShell literals, No deferring by the longest period', async () => {
+    const run = createFakeRunner([[/^powershell\.exe/, { stdout: 'answer=7\r\n' }]]);
     const answer = await createWindowsNotifier({ run }).show(request);
-    expect(answer).toMatchObject({ shown: true, answer: 'proceed', note: expect.stringMatching(/no deferral/) });
-    expect(run.calls[0]!.args).toEqual(['*', '/TIME:900', `Patchwell: ${request.message}`]);
+    expect(answer).toEqual({ shown: true, answer: 'defer', deferH: 8 });
+    const call = run.calls[0]!;
+    expect(call.args.slice(0, 5)).toEqual([
+      '-NoProfile',
+      '-NonInteractive',
+      '-ExecutionPolicy',
+      'Bypass',
+      '-EncodedCommand',
+    ]);
+    const script = decode(call.args);
+    expect(script).toContain('WTSSendMessageW');
+    // The message's quotes stay inside one literal: nothing in it is code.
+    expect(script).toContain(`'Updates now; save "your" work.\n\nYes: Install now. No: Defer 8 h.', 900)`);
   });
 
-  it('records that nobody was signed in', async () => {
-    const run = createFakeRunner([[/^msg\.exe/, { exitCode: 1, stderr: 'No session exists for *\n' }]]);
-    expect(await createWindowsNotifier({ run }).show(request)).toEqual({ shown: false, reason: 'no signed-in user' });
+  it('carries a consent: Yes allows, No denies, no answer times out', async () => {
+    const consent: NoticeRequest = {
+      message: "Allow the admin's session?",
+      timeoutS: 90,
+      periodsH: [],
+      proceedLabel: 'Allow',
+      declineLabel: 'Deny',
+      requireChoice: true,
+    };
+    for (const [code, answer] of [
+      ['6', 'proceed'],
+      ['7', 'decline'],
+      ['32000', 'timeout'],
+    ] as const) {
+      const run = createFakeRunner([[/^powershell\.exe/, { stdout: `answer=${code}\n` }]]);
+      expect(await createWindowsNotifier({ run }).show(consent)).toEqual({ shown: true, answer });
+      expect(decode(run.calls[0]!.args)).toContain(`'Allow the admin''s session?\n\nYes: Allow. No: Deny.', 90)`);
+    }
+  });
+
+  it('records that nobody was signed in, and why a question failed', async () => {
+    const nobody = createFakeRunner([[/^powershell\.exe/, { stdout: 'nosession\n' }]]);
+    expect(await createWindowsNotifier({ run: nobody }).show(request)).toEqual({
+      shown: false,
+      reason: 'no signed-in user',
+    });
+    const failed = createFakeRunner([[/^powershell\.exe/, { stdout: 'failed=5\n' }]]);
+    expect(await createWindowsNotifier({ run: failed }).show(request)).toEqual({
+      shown: false,
+      reason: 'WTSSendMessage failed (error 5)',
+    });
+  });
+
+  it('sends an informative notice to every session with msg.exe', async () => {
+    const info = { ...request, periodsH: [] };
+    const run = createFakeRunner([[/^msg\.exe/, {}]]);
+    expect(await createWindowsNotifier({ run }).show(info)).toEqual({ shown: true, answer: 'proceed' });
+    expect(run.calls[0]!.args).toEqual(['*', '/TIME:900', `Patchwell: ${request.message}`]);
+    const nobody = createFakeRunner([[/^msg\.exe/, { exitCode: 1, stderr: 'No session exists for *\n' }]]);
+    expect(await createWindowsNotifier({ run: nobody }).show(info)).toEqual({
+      shown: false,
+      reason: 'no signed-in user',
+    });
   });
 });

@@ -79,10 +79,13 @@ export function parseZenityAnswer(
   exitCode: number | null,
   stdout: string,
   periodsH: number[],
-): { answer: 'proceed' | 'defer' | 'timeout'; deferH?: number } | null {
+  declinable = false,
+): { answer: 'proceed' | 'defer' | 'timeout' | 'decline'; deferH?: number } | null {
   if (exitCode === 0) return { answer: 'proceed' };
   if (exitCode === 5) return { answer: 'timeout' };
   if (exitCode === 1) {
+    // Cancel, Escape or the window's close button: a refusal where one was offered.
+    if (declinable) return { answer: 'decline' };
     if (!periodsH.length) return { answer: 'proceed' };
     const hours = hoursOfLabel(stdout) ?? Math.min(...periodsH);
     return { answer: 'defer', deferH: hours };
@@ -90,12 +93,12 @@ export function parseZenityAnswer(
   return null;
 }
 
-/** The AppleScript's answer (notify/mac.ts): `proceed`, `timeout` or `defer N h`. */
+/** The AppleScript's answer (notify/mac.ts): `proceed`, `timeout`, `decline` or `defer N h`. */
 export function parseOsascriptAnswer(
   stdout: string,
-): { answer: 'proceed' | 'defer' | 'timeout'; deferH?: number } | null {
+): { answer: 'proceed' | 'defer' | 'timeout' | 'decline'; deferH?: number } | null {
   const text = stdout.trim();
-  if (text === 'proceed' || text === 'timeout') return { answer: text };
+  if (text === 'proceed' || text === 'timeout' || text === 'decline') return { answer: text };
   const hours = hoursOfLabel(text);
   return hours === null ? null : { answer: 'defer', deferH: hours };
 }

@@ -20,6 +20,20 @@ const isDebian =
   })();
 
 describe.runIf(isDebian)('the Linux adapter on this machine', () => {
+  it('installs x11vnc for remote control only where it is missing, through the package manager', async () => {
+    // CI installs x11vnc: ready as it is.
+    expect(await createLinuxPlatform().remoteDesktopSetup!()).toBeNull();
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      const setup = await createLinuxPlatform().remoteDesktopSetup!();
+      expect(setup?.what).toBe('x11vnc');
+      expect([setup!.install.command, ...setup!.install.args].join(' ')).toMatch(/^apt-get .*install.* x11vnc$/);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
   it('lists the real installed packages', async () => {
     const software = await linux.software();
     expect(software.length).toBeGreaterThan(100);

@@ -74,13 +74,22 @@ export function createLinuxPlatform(run: ProcessRunner = runProcess): Platform {
     }
   }
 
-  return {
+  const platform: Platform = {
     family: 'linux',
     notifier: createLinuxNotifier({ run }),
     // x11vnc for the session only, on the signed-in user's display (logind's, as the notifier
     // finds it) or the agent's own.
     remoteDesktop: async () =>
       startX11vnc(await desktopDisplay(run, process.env), x11vncAuth(process.env, process.getuid?.())),
+    // x11vnc comes from the distribution's packages, installed the first time it is needed.
+    remoteDesktopSetup: async () => {
+      if (await which('x11vnc')) return null;
+      await detect();
+      return {
+        what: 'x11vnc',
+        install: platform.packageCommand({ type: 'install_package', name: 'x11vnc' }, { simulate: false }),
+      };
+    },
 
     async machineId() {
       return (await readText('/etc/machine-id')) || (await readText('/var/lib/dbus/machine-id')) || fallbackMachineId();
@@ -178,6 +187,7 @@ export function createLinuxPlatform(run: ProcessRunner = runProcess): Platform {
       };
     },
   };
+  return platform;
 }
 
 /** apt-get invocations; `-s` simulates. (dnf systems: the same actions through dnf.) */

@@ -35,6 +35,11 @@ export type Platform = {
    * Sharing, a Windows VNC server), with how to stop it. Absent: remote control is not offered.
    */
   remoteDesktop?: () => Promise<{ port: number; stop(): Promise<void> }>;
+  /**
+   * What remote control still needs on this machine and the command that installs it (Linux:
+   * x11vnc through apt or dnf), or null when it is ready. Absent: nothing is ever installed.
+   */
+  remoteDesktopSetup?: () => Promise<{ what: string; install: ProcessSpec } | null>;
 };
 
 /** Validates a package name or version before it reaches a command line. */

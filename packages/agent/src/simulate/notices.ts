@@ -1,12 +1,11 @@
 /**
- * How simulated users answer notices: servers have nobody signed in (not shown), Windows
- * can only inform (msg.exe), and on workstations most people go ahead, some defer and a few
- * let the notice time out. The answers go through the agent's own `reportOf`, so the
+ * How simulated users answer notices: servers have nobody signed in (not shown), and on
+ * workstations most people go ahead, some defer and a few let the notice time out. Windows'
+ * question box has only Yes and No (notify/windows.ts), so a deferral there is the longest one. The answers go through the agent's own `reportOf`, so the
  * timeout and auto-deferral rules are the real ones.
  */
 import type { CommandNotice, NoticeReport, RebootReport } from '@patchwell/core/agent/agent-protocol.schema';
 import { reportOf, type NoticeAnswer } from '../notify/notifier.js';
-import { MSG_NO_DEFERRAL_NOTE } from '../notify/windows.js';
 import type { AgentCommand } from '../protocol.js';
 import type { SimMachine } from './inventory.js';
 import type { Rng } from './rng.js';
@@ -20,16 +19,12 @@ export function answerNotice(rng: Rng, machine: SimMachine, notice: CommandNotic
   let answer: NoticeAnswer;
   if (!machine.system.logged_in_user) {
     answer = { shown: false, reason: 'no signed-in user' };
-  } else if (machine.system.os_family === 'windows') {
-    answer = {
-      shown: true,
-      answer: 'proceed',
-      ...(periods.length ? { note: MSG_NO_DEFERRAL_NOTE } : {}),
-    };
   } else {
     const roll = rng.next();
-    if (periods.length && roll < DEFER_SHARE) answer = { shown: true, answer: 'defer', deferH: rng.pick(periods) };
-    else if (roll < DEFER_SHARE + TIMEOUT_SHARE) answer = { shown: true, answer: 'timeout' };
+    const windows = machine.system.os_family === 'windows';
+    if (periods.length && roll < DEFER_SHARE) {
+      answer = { shown: true, answer: 'defer', deferH: windows ? Math.max(...periods) : rng.pick(periods) };
+    } else if (roll < DEFER_SHARE + TIMEOUT_SHARE) answer = { shown: true, answer: 'timeout' };
     else answer = { shown: true, answer: 'proceed' };
   }
   return reportOf(answer, notice.deferral);

@@ -367,7 +367,7 @@ export const ZNoticeReport = z.object({
   shown: z.boolean(),
   /**
    * Why it was not shown (e.g. 'no signed-in user'), or, when shown, why the user could not
-   * choose (e.g. Windows' msg.exe from the SYSTEM account offers no buttons).
+   * choose (e.g. zenity missing, a bubble shown instead).
    */
   reason: z.string().max(500).optional(),
   /** The user's answer, or what a timeout led to; absent when not shown. */

@@ -87,7 +87,10 @@ export const ZRemoteSession = z.object({
   /** When both ends were joined. */
   connected_at: z.string().nullable(),
   ended_at: z.string().nullable(),
-  /** Why it ended: `browser`, `agent`, `user` (the device's user ended it), `idle`, `ended` (someone ended it), `refused`, `expired`. */
+  /**
+   * Why it ended: `browser`, `agent`, `user` (the device's user ended it), `idle`, `ended`
+   * (someone ended it), `refused`, `installing` (the device was installing what it needs), `expired`.
+   */
   end_reason: z.string().nullable(),
   /** Bytes relayed from the browser to the device, and back. */
   bytes_to_device: z.number().int(),
@@ -140,7 +143,14 @@ export const ZRemoteSessionCommand = z.object({
 export type RemoteSessionCommand = z.infer<typeof ZRemoteSessionCommand>;
 
 /** `POST /api/agent/v1/remote-sessions/{id}/consent`: the user's answer. */
-export const ZRemoteConsentBody = z.object({ granted: z.boolean() });
+export const ZRemoteConsentBody = z.object({
+  granted: z.boolean(),
+  /**
+   * With `granted: false`: nobody was asked, because the device is installing what remote
+   * control needs (the console says so; the next session finds it installed).
+   */
+  installing: z.boolean().optional(),
+});
 export type RemoteConsentBody = z.infer<typeof ZRemoteConsentBody>;
 
 export const ZRemoteSessionIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });

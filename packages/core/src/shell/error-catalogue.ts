@@ -9,6 +9,7 @@ import { PASSWORD_RESET_TEXTS } from '../auth/password-reset.schema';
 import { MFA_TEXTS } from '../auth/mfa.schema';
 import { TEXTS } from '../texts';
 import { REMOTE_TEXTS } from '../remote/remote-sessions.schema';
+import { ENTITLEMENT_TEXTS } from '../rules/entitlements';
 
 /**
  * One error of the API: its HTTP status and its text. `message` is a function when the text
@@ -155,6 +156,11 @@ export const ERROR_CATALOGUE = {
     message:
       'Creating a zone needs the Complete plan (or an active trial) on the parent organisation. ' +
       'Upgrade to Complete to add zones.',
+  },
+  // A feature outside the zone's plan (core/rules/entitlements.ts): spec B section 1's 'Feature Unavailable'.
+  'plans.feature_unavailable': {
+    status: 403,
+    message: (w: { feature: string; plan: string }) => ENTITLEMENT_TEXTS.refused(w.feature, w.plan),
   },
   'zones.disabled': {
     status: 403,

@@ -7,6 +7,7 @@ import {
   deviceDetails,
   devicePatches,
   devicePresence,
+  devicePresenceDays,
   deviceSoftware,
   devices,
   serverGroups,
@@ -190,19 +191,33 @@ export type SeenEntry = {
 
 /**
  * Writes many check-ins in two statements: every device's presence row (last seen, online
- * until, uptime), and, only for the devices whose reboot flag, addresses or user changed,
+ * until, uptime) with the day's billing presence, and, only for the devices whose reboot flag, addresses or user changed,
  * their device rows. A check-in that changes nothing else leaves the device row as it was,
- * so the list's indexes over it can be read without the table.
+ * so the list's indexes over it can be read without the table. A device's first check-in of a
+ * day (UTC) also records that day in `device_presence_days`, which billing meters; it is read
+ * against the presence rows before they move, so later check-ins that day write nothing there.
  */
 export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void> {
   if (!entries.length) return;
   const values = sql`jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
       id int, organization_id int, at timestamptz, interval_s int, needs_reboot boolean, ip_addrs text[],
       ip_addrs_private text[], uptime_s bigint, logged_in_user text)`;
+  // One statement for both, so the check-in path gains no round trip: the days' insert reads
+  // the presence rows as they were before the upsert beside it (one snapshot for the statement).
   await db.execute(sql`
+    with v as (select * from ${values}),
+    days as (
+      insert into ${devicePresenceDays} (device_id, organization_id, day)
+        select distinct v.id, v.organization_id, (v.at at time zone 'UTC')::date
+          from v
+          left join ${devicePresence} p on p.device_id = v.id
+         where p.last_seen_at is null
+            or (p.last_seen_at at time zone 'UTC')::date <> (v.at at time zone 'UTC')::date
+      on conflict do nothing
+    )
     insert into ${devicePresence} as p (device_id, organization_id, last_seen_at, online_until, uptime_s)
       select v.id, v.organization_id, v.at, v.at + make_interval(secs => v.interval_s + ${ONLINE_GRACE_S}), v.uptime_s
-        from ${values}
+        from v
     on conflict (device_id) do update set
       last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at),
       online_until = case when excluded.last_seen_at >= p.last_seen_at then excluded.online_until else p.online_until end,

@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -191,6 +193,26 @@ export const devicePresence = pgTable(
 );
 
 /**
+ * The days (UTC) on which each device checked in: what billing meters (a device is billable on
+ * a day it checked in). Written with the presence rows by the check-in batch, only on a
+ * device's first check-in of a day (its previous `last_seen_at` fell on an earlier day), so
+ * the steady state adds no write. No foreign key: a device removed or deleted later was still
+ * present that day, and the metering of a day must not change after the fact.
+ */
+export const devicePresenceDays = pgTable(
+  'device_presence_days',
+  {
+    deviceId: integer('device_id').notNull(),
+    organizationId: integer('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.day] }),
+    index('device_presence_days_org_day_idx').on(t.organizationId, t.day),
+  ],
+);
+
+/**
  * The inventory's system part (CPU, RAM, disks, NICs…), read only by the device's own page.
  * Kept out of `devices` so the rows every list, count and check-in touch stay narrow: with it
  * inline, counting a 100,000-device zone read 180 MB.
@@ -240,7 +262,13 @@ export const devicePatches = pgTable(
     rebootRequired: boolean('reboot_required').notNull().default(false),
     publishedAt: tstz('published_at'),
   },
-  (t) => [index('device_patches_device_idx').on(t.deviceId, t.name), index('device_patches_name_idx').on(t.name)],
+  (t) => [
+    index('device_patches_device_idx').on(t.deviceId, t.name),
+    index('device_patches_name_idx').on(t.name),
+    // Which patches fix a CVE (a scan's CVEs no patch of its device fixes, the CVE views):
+    // an overlap (`cves && array[…]`) reads the index, not the zone's whole inventory.
+    index('device_patches_cves_idx').using('gin', t.cves),
+  ],
 );
 
 /**

@@ -4,7 +4,7 @@ import { serverGroups } from './devices.schema';
 import { organizations, users } from './schema';
 
 /**
- * Maintenance windows (issue 15, decision 0017), written only by
+ * Maintenance windows (issue 15, decision 0019), written only by
  * `modules/maintenance-windows`. Times come from the service's clock, as in schema.ts.
  */
 

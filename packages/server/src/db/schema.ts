@@ -69,6 +69,8 @@ export const organizations = pgTable(
     name: text('name').notNull(),
     plan: planEnum('plan').notNull().default('tier3'),
     trialEndTime: tstz('trial_end_time'),
+    /** Set once, by the trial-end job, when the trial ran out and its consequences were applied (modules/zones/trial-end). */
+    trialExpired: boolean('trial_expired').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),
     /** sha256 of the agents' enrolment key; the key itself is shown once. */
     accessKeyHash: text('access_key_hash'),

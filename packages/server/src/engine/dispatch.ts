@@ -42,7 +42,7 @@ import { windowRulesByGroup } from '../modules/maintenance-windows/maintenance-w
  * the device next checks in (results.ts `queueCatchUps`). Otherwise the device missed this
  * run: its result is `canceled` with the reason.
  *
- * Maintenance windows (decision 0017): a device whose group has windows, none of them open
+ * Maintenance windows (decision 0019): a device whose group has windows, none of them open
  * now, gets a `pending` result without a command whatever its presence; the catch-up queues
  * its command once a window of its group is open and the device has checked in since.
  * Decided per group, once per run.

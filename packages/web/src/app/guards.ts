@@ -1,5 +1,5 @@
 import type { Profile } from '@patchwell/core/auth/profile.schema';
-import { meetsTier } from '@patchwell/core/rules/tiers';
+import { hasFeature } from '@patchwell/core/rules/entitlements';
 import type { QueryClient } from '@tanstack/react-query';
 import { data, redirect, type LoaderFunctionArgs } from 'react-router';
 import { checkSession, cachedProfile } from '../features/auth/auth.api';
@@ -62,12 +62,12 @@ export const needsApns: Check = ({ profile, zoneId }) => (canSeeApns(profile, zo
 /** Creating a zone needs the current zone's parent at tier 3 or higher, else 404 (spec A section 2). */
 export const needsTier3Parent: Check = ({ profile, zone }) => {
   const parent = parentOrgOf(profile, zone) ?? zone;
-  return parent && meetsTier(parent, 3) ? null : NOT_FOUND;
+  return parent && hasFeature(parent, 'create_zone') ? null : NOT_FOUND;
 };
 
 /** /devices/{id}/remote-control: the remote-control flag and tier 3 (Complete, or a trial), else 404. */
 export const needsRemoteControl: Check = ({ profile, zone }) =>
-  isFeatureOn(profile, 'remote_control') && zone && meetsTier(zone, 3) ? null : NOT_FOUND;
+  isFeatureOn(profile, 'remote_control') && zone && hasFeature(zone, 'remote_control') ? null : NOT_FOUND;
 
 /** The remote-control page's loader: it is outside the shell, so it hands the page the shell's context. */
 export async function remoteControlLoader(args: LoaderFunctionArgs): Promise<ShellContext> {

@@ -15,6 +15,7 @@ import { ssoCases } from './activity-coverage.cases/sso';
 import { userCases } from './activity-coverage.cases/users';
 import { webhookCases } from './activity-coverage.cases/webhooks';
 import { maintenanceWindowCases } from './activity-coverage.cases/maintenance-windows';
+import { apnsCases } from './activity-coverage.cases/apns';
 import { zoneCases, zoneFlagCases } from './activity-coverage.cases/zones';
 
 /**
@@ -42,6 +43,7 @@ const CASES: Record<string, Case> = {
   ...reportCases,
   ...webhookCases,
   ...maintenanceWindowCases,
+  ...apnsCases,
   ...remoteCases,
   ...installerCases,
   ...deviceRemovalCases,

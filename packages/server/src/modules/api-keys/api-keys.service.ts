@@ -9,6 +9,7 @@ import { notFound, AppError, validationError } from '../../domain/errors';
 import { ERROR_CATALOGUE } from '@patchwell/core/shell/error-catalogue';
 import type { Authz } from '../../domain/authz';
 import { findZone } from '../zones/zones.store';
+import { requireAccountFeature, requireFeature } from '../zones/entitlements.service';
 import {
   findKeyForAuth,
   findUserKey,
@@ -130,10 +131,12 @@ export async function createApiKey(
       });
     }
     authz.allow('a global administrator creates a key for every zone of their account');
+    await requireAccountFeature(ctx, actor.accountId, 'api_access');
   } else {
     const zone = await findZone(ctx.db, zoneId);
     if (!zone || !canEnterZone(actor, { id: zone.id, accountId: zone.accountId })) throw notFound();
     authz.allow('a key acts with its owner’s own permissions, in a zone the owner may enter');
+    requireFeature(ctx, zone, 'api_access');
   }
   const now = ctx.clock.now();
   const key = generateApiKey();

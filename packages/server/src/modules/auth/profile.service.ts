@@ -5,13 +5,10 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../domain/errors';
 import { samlLoginFor } from '../saml-signin/saml-signin.service';
 import { featuresFor } from '../shell/shell.service';
+import { isTrialExpired } from '../zones/entitlements.service';
 import { findPrefs, findProfileUser, findUserZones, findZonesByIds, type ZoneRow } from './profile.store';
 
 type ZoneFields = Omit<ZoneRow, 'roleId'>;
-
-function isTrialExpired(zone: { trialEndTime: Date | null }, now: Date): boolean {
-  return zone.trialEndTime !== null && zone.trialEndTime.getTime() <= now.getTime();
-}
 
 function toProfileOrg(zone: ZoneFields, now: Date, samlLogin: ((zoneId: number) => string) | null): ProfileOrg {
   const samlEnabled = Boolean(zone.saml?.enabled);

@@ -22,6 +22,7 @@ const zoneColumns = {
   parentId: organizations.parentId,
   plan: organizations.plan,
   trialEndTime: organizations.trialEndTime,
+  trialExpired: organizations.trialExpired,
   disabled: organizations.disabled,
   createdAt: organizations.createdAt,
   saml: organizations.saml,

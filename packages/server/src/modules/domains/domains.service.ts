@@ -15,6 +15,7 @@ import { AppError, notFound, validationError } from '../../domain/errors';
 import { logAccountActivity } from '../activity/activity.service';
 import type { Exec } from '../commands/commands.store';
 import { requireAccount } from '../zones/zone-access.service';
+import { requireAccountFeature } from '../zones/entitlements.service';
 import { checkTxtRecord } from './dns-check';
 import {
   countDomains,
@@ -77,6 +78,7 @@ export async function addDomain(
   body: AddDomainBody,
 ): Promise<AccountDomain> {
   requireAccount(authz, accountId, 'Saml', 'manage');
+  await requireAccountFeature(ctx, accountId, 'sso');
   const now = ctx.clock.now();
   let uuid: string;
   try {
@@ -126,6 +128,7 @@ export async function verifyDomain(
   uuid: string,
 ): Promise<DomainVerifyResult> {
   requireAccount(authz, accountId, 'Saml', 'manage');
+  await requireAccountFeature(ctx, accountId, 'sso');
   const before = await domainOr404(ctx.db, accountId, uuid);
   if (before.status === 'verified') {
     return { domain: toDomain(before), verified: true, message: DOMAIN_TEXTS.verified };

@@ -8,6 +8,7 @@ import type { Authz } from '../../domain/authz';
 import { hasOpenInstallerCommand } from '../commands/commands.service';
 import { logActivity } from '../policies/policy-access';
 import { requireZone } from '../zones/zone-access.service';
+import { requireFeature } from '../zones/entitlements.service';
 import { findZone, type ZoneRow } from '../zones/zones.store';
 import { copyToZone, discard, installerPath, openStoredFile, receiveFile, storeFile } from './installers.files';
 import {
@@ -71,6 +72,7 @@ export async function uploadInstaller(
   read: () => Promise<InstallerUpload>,
 ): Promise<InstallerFile> {
   const zone = await requireInstallerZone(ctx, authz, o);
+  requireFeature(ctx, zone, 'software_management');
   const upload = await read();
   const received = await receiveFile(ctx.config, upload.stream);
   // The multipart limit cuts the stream at the limit; a cut file is never kept.

@@ -30,7 +30,7 @@ import {
 } from './maintenance-windows.store';
 
 /**
- * Maintenance windows of device groups (issue 15, decision 0017): CRUD under the groups'
+ * Maintenance windows of device groups (issue 15, decision 0019): CRUD under the groups'
  * rights (ServerGroup read/create/modify/delete), the occurrence each window stores for
  * the engine, and the next window a device waits for.
  */

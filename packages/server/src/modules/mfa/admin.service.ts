@@ -4,6 +4,7 @@ import type { Authz } from '../../domain/authz';
 import { AppError, notFound } from '../../domain/errors';
 import { logAccountActivity, logActivity } from '../activity/activity.service';
 import { requireAccount, requireZone } from '../zones/zone-access.service';
+import { requireAccountFeature, requireFeature } from '../zones/entitlements.service';
 import { deleteFactor, deleteUserChallenges, findManagedUser, type Exec } from './mfa.store';
 import {
   accountHasSamlConnection,
@@ -89,6 +90,8 @@ export async function setZoneMfaRequirement(
   enabled: boolean,
 ): Promise<ZoneSecurity> {
   const zone = await requireZone(ctx, authz, zoneId, 'TFA', 'modify');
+  // Turning a requirement off is always allowed, so a zone that left the plan can undo it.
+  if (enabled) requireFeature(ctx, zone, 'mfa_enforcement');
   const before = await zoneSecurityOf(ctx, zone);
   await recordZoneRequirement(ctx, authz, zone, 'zone.require_mfa', before.require_mfa, enabled, (tx) =>
     setZoneRequireMfa(tx, zone.id, enabled),
@@ -108,6 +111,7 @@ export async function setZoneSsoRequirement(
   enabled: boolean,
 ): Promise<ZoneSecurity> {
   const zone = await requireZone(ctx, authz, zoneId, 'Saml', 'manage');
+  if (enabled) requireFeature(ctx, zone, 'sso');
   const before = await zoneSecurityOf(ctx, zone);
   if (enabled && !before.sso_available) throw new AppError('mfa.sso_unavailable');
   await recordZoneRequirement(ctx, authz, zone, 'zone.require_sso', before.require_sso, enabled, (tx) =>
@@ -132,6 +136,7 @@ export async function setAccountMfaRequirement(
   enabled: boolean,
 ): Promise<AccountMfa> {
   requireAccount(authz, accountId, 'Account', 'modify');
+  if (enabled) await requireAccountFeature(ctx, accountId, 'mfa_enforcement');
   const before = await findAccountRequireMfa(ctx.db, accountId);
   if (before === undefined) throw notFound();
   if (before !== enabled) {

@@ -13,7 +13,8 @@ import {
   type CloneJobRow,
   type PolicyRow,
 } from './policies.store';
-import { logActivity, POLICY_RESOURCE, requirePolicy } from './policy-access';
+import { logActivity, POLICY_FEATURE, POLICY_RESOURCE, requirePolicy } from './policy-access';
+import { requireFeature } from '../zones/entitlements.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -48,7 +49,10 @@ export async function clonePolicy(
   if (body.target_zone_ids && targets.length !== new Set(body.target_zone_ids).size) {
     throw validationError({ target_zone_ids: ['This zone does not exist.'] });
   }
-  for (const target of targets) await requireZone(ctx, authz, target.id, POLICY_RESOURCE[policy.type], 'create');
+  for (const target of targets) {
+    const allowed = await requireZone(ctx, authz, target.id, POLICY_RESOURCE[policy.type], 'create');
+    requireFeature(ctx, allowed, POLICY_FEATURE[policy.type]);
+  }
   const name = (body.name ?? `Clone of ${policy.name}`).slice(0, POLICY_NAME_MAX_LENGTH);
   const job = await insertCloneJob(ctx.db, {
     organizationId: zone.id,

@@ -15,6 +15,7 @@ import { matchesFilters } from '../../engine/targets';
 import { refreshGroupsCompliance, refreshPolicyDevicesCompliance } from '../devices/compliance.store';
 import { checkPolicyInstaller } from '../installers/installers.service';
 import { requireZone } from '../zones/zone-access.service';
+import { requireFeature } from '../zones/entitlements.service';
 import type { PoliciesCtx } from './policies.context';
 import {
   findPolicies,
@@ -28,7 +29,14 @@ import {
   type PolicyRow,
   type PolicySortField,
 } from './policies.store';
-import { changesOf, logActivity, POLICY_RESOURCE, requirePolicy, requirePolicyZone } from './policy-access';
+import {
+  changesOf,
+  logActivity,
+  POLICY_FEATURE,
+  POLICY_RESOURCE,
+  requirePolicy,
+  requirePolicyZone,
+} from './policy-access';
 
 /** A policy in the family's shape, plus its devices' standing (core's response schema). */
 export type PolicyWithCompliance = PolicyResponse;
@@ -137,6 +145,7 @@ function fieldsOf(body: CreatePolicyBody | UpdatePolicyBody, groups: number[]) {
 /** `POST /api/policies` (create of the body's type). */
 export async function createPolicy(ctx: PoliciesCtx, authz: Authz, o: number | undefined, body: CreatePolicyBody) {
   const zone = await requireZone(ctx, authz, o, POLICY_RESOURCE[body.policy_type_name], 'create');
+  requireFeature(ctx, zone, POLICY_FEATURE[body.policy_type_name]);
   const groups = await checkTargets(ctx, zone.id, body);
   const now = ctx.clock.now();
   const policy = await ctx.db.transaction(async (tx) => {
@@ -169,6 +178,7 @@ export async function updatePolicy(
   if (body.policy_type_name !== policy.type) {
     throw validationError({ policy_type_name: ['The type of a policy cannot change.'] });
   }
+  requireFeature(ctx, zone, POLICY_FEATURE[policy.type]);
   if (body.id !== undefined && body.id !== policy.id)
     throw validationError({ id: ['The id does not match the path.'] });
   const groups = await checkTargets(ctx, zone.id, body);

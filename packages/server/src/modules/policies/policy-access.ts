@@ -1,3 +1,4 @@
+import { POLICY_TYPE_FEATURE } from '@patchwell/core/rules/entitlements';
 import type { Action, Resource } from '@patchwell/core/zones/permissions';
 import type { AppContext } from '../../context';
 import type { PolicyType } from '../../db/policies.schema';
@@ -15,6 +16,9 @@ export const POLICY_RESOURCE: Record<PolicyType, Resource> = {
   custom: 'CustomPolicy',
   required_software: 'RequiredSoftwarePolicy',
 };
+
+/** The plan feature each policy type belongs to (core/rules/entitlements.ts): saving one needs it. */
+export const POLICY_FEATURE = POLICY_TYPE_FEATURE satisfies Record<PolicyType, unknown>;
 
 export const ALL_POLICY_TYPES: PolicyType[] = ['patch', 'custom', 'required_software'];
 

@@ -187,7 +187,7 @@ export async function remoteSessionsRoutes(root: FastifyInstance, ctx: RemoteCtx
     },
     async (request, reply) => {
       const device = await authenticateDevice({ ...ctx, agents }, bearerToken(request));
-      await recordConsent(ctx, device, request.params.id, request.body.granted, request.ip);
+      await recordConsent(ctx, device, request.params.id, request.body, request.ip);
       return reply.code(204).send();
     },
   );

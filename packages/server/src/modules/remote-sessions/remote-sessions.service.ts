@@ -1,17 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  REMOTE_CLOSE_INSTALLING,
   REMOTE_CONSENT_TIMEOUT_S,
+  REMOTE_END_INSTALLING,
   REMOTE_IDLE_MINUTES_DEFAULT,
   REMOTE_JOIN_TIMEOUT_S,
   REMOTE_TEXTS,
   type CreateRemoteSessionBody,
   type CreatedRemoteSession,
   type PutRemoteSettingsBody,
+  type RemoteConsentBody,
   type RemoteSession,
   type RemoteSettings,
   type RemoteTranscript,
 } from '@patchwell/core/remote/remote-sessions.schema';
-import { meetsTier } from '@patchwell/core/rules/tiers';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
 import { appError, notFound, validationError } from '../../domain/errors';
@@ -22,7 +24,7 @@ import { findGroups } from '../devices/groups.store';
 import { featuresFor } from '../shell/shell.service';
 import { secretKey } from '../zones/secret-key';
 import { requireZone } from '../zones/zone-access.service';
-import { tierSubject } from '../zones/zones.service';
+import { requireFeature } from '../zones/entitlements.service';
 import type { RelayEnd, RelayHub, RelayOutcome } from './remote-relay';
 import { TUNNEL_CLOSE } from './remote-relay';
 import {
@@ -129,7 +131,7 @@ export async function createRemoteSession(
   if (!device) throw notFound();
   const features = await featuresFor(ctx, zone.accountId, zone.id);
   if (!features.remote_control) throw notFound();
-  if (!meetsTier(tierSubject(zone, now), 3, now.getTime())) throw appError('remote.upgrade');
+  requireFeature(ctx, zone, 'remote_control');
   const settings = await settingsOf(ctx, zone.id);
   if (body.kind === 'shell' && !settings.shell_enabled) throw appError('remote.shell_disabled');
   if (!device.isOnline) throw appError('remote.offline');
@@ -306,16 +308,26 @@ const agentActor = (deviceId: number, clientAddress: string | null = null): Acti
 
 /**
  * `POST /api/agent/v1/remote-sessions/{id}/consent`: the signed-in user's answer. A refusal
- * ends the session and tells a waiting browser with the spec's text.
+ * ends the session and tells a waiting browser with the spec's text; so does a device that
+ * is installing what remote control needs (`installing`), with the spec's installing text.
  */
 export async function recordConsent(
   ctx: RemoteCtx,
   device: { id: number; organizationId: number },
   id: number,
-  granted: boolean,
+  answer: RemoteConsentBody,
   clientAddress: string | null,
 ): Promise<void> {
-  const row = await answerConsent(ctx.db, id, device.id, granted ? 'granted' : 'refused', ctx.clock.now());
+  const { granted } = answer;
+  const installing = !granted && answer.installing === true;
+  const row = await answerConsent(
+    ctx.db,
+    id,
+    device.id,
+    granted ? 'granted' : 'refused',
+    ctx.clock.now(),
+    installing ? REMOTE_END_INSTALLING : 'refused',
+  );
   if (!row) throw notFound();
   await logActivity(
     ctx,
@@ -326,9 +338,12 @@ export async function recordConsent(
     {
       session_id: row.id,
       granted,
+      ...(installing ? { installing } : {}),
     },
   );
-  if (!granted) await endEverywhere(ctx, row, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
+  if (installing) {
+    await endEverywhere(ctx, row, REMOTE_END_INSTALLING, REMOTE_CLOSE_INSTALLING, REMOTE_TEXTS.installing);
+  } else if (!granted) await endEverywhere(ctx, row, 'refused', TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent);
 }
 
 /**
@@ -425,7 +440,7 @@ export async function claimForwardedEnd(
 
 /**
  * The browser's end: consumes the single-use token (bound to this session, before its
- * expiry). A refused session answers the spec's consent text.
+ * expiry). A refused session answers the spec's consent text (or its installing text).
  */
 export async function claimBrowserEnd(ctx: RemoteCtx, userId: number, id: number, token: string): Promise<TunnelClaim> {
   const now = ctx.clock.now();
@@ -433,7 +448,9 @@ export async function claimBrowserEnd(ctx: RemoteCtx, userId: number, id: number
   if (!row) {
     const seen = await findSessionById(ctx.db, id);
     if (seen?.state === 'refused' && seen.tokenHash === hashToken(token)) {
-      return { ok: false, code: TUNNEL_CLOSE.refused, reason: REMOTE_TEXTS.noConsent };
+      return seen.endReason === REMOTE_END_INSTALLING
+        ? { ok: false, code: REMOTE_CLOSE_INSTALLING, reason: REMOTE_TEXTS.installing }
+        : { ok: false, code: TUNNEL_CLOSE.refused, reason: REMOTE_TEXTS.noConsent };
     }
     return unauthorized;
   }

@@ -90,6 +90,7 @@ export async function answerConsent(
   deviceId: number,
   consent: RemoteConsent,
   now: Date,
+  endReason: string = 'refused',
 ): Promise<RemoteSessionRow | undefined> {
   const refused = consent === 'refused';
   const [row] = await exec
@@ -97,7 +98,7 @@ export async function answerConsent(
     .set({
       consent,
       state: refused ? 'refused' : 'open',
-      ...(refused ? { endedAt: now, endReason: 'refused' } : {}),
+      ...(refused ? { endedAt: now, endReason } : {}),
     })
     .where(and(eq(remoteSessions.id, id), eq(remoteSessions.deviceId, deviceId), eq(remoteSessions.state, 'pending')))
     .returning();

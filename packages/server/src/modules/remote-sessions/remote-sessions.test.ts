@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REMOTE_CLOSE_ENDED_BY_USER,
+  REMOTE_CLOSE_INSTALLING,
   REMOTE_ENDED_BY_USER_TEXT,
   REMOTE_TEXTS,
   REMOTE_TRANSCRIPT_MAX_BYTES,
@@ -14,6 +15,7 @@ import { createApiClient } from '@patchwell/agent/api/client';
 import { executeCommand } from '@patchwell/agent/jobs/executor';
 import { END_SESSION_LABEL, activeText } from '@patchwell/agent/jobs/remote';
 import type { Notifier } from '@patchwell/agent/notify/notifier';
+import type { Platform } from '@patchwell/agent/platform/platform';
 import { createFakePlatform } from '@patchwell/agent/test/fake-platform';
 import { organizations } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
@@ -205,13 +207,14 @@ describe('the agent’s own remote-session command', () => {
     notifier: Notifier,
     allowChanges = true,
     signal?: AbortSignal,
+    platformParts: Partial<Platform> = {},
   ) {
     const checkin = await checkinAs(t, device.token);
     const command = checkin.body.commands.find(
       (c: { type: string; args: { remote?: { session_id: number } } }) => c.args.remote?.session_id === sessionId,
     );
     const api = createApiClient(t.url, { token: device.token });
-    const platform = createFakePlatform({ notifier });
+    const platform = createFakePlatform({ notifier, ...platformParts });
     return executeCommand(command, { platform, api, allowChanges, ...(signal ? { signal } : {}) });
   }
   /**
@@ -303,6 +306,46 @@ describe('the agent’s own remote-session command', () => {
     const result = await agentRuns(device, created.body.id, userAnswering('timeout').notifier);
     expect(result).toMatchObject({ status: 'success', data: { consent: 'refused' } });
     expect(await browser.closed).toEqual({ code: 4403, reason: REMOTE_TEXTS.noConsent });
+  });
+
+  it('installs what remote control needs before asking anyone: the console is told it is installing', async () => {
+    const device = await readyDevice();
+    const created = await start(device, 'control');
+    const browser = await browserHeldBy(t, z, created);
+    const user = userAnswering('proceed');
+    // The install is a real process standing in for the package manager (apt-get here would
+    // change the test machine); the platform's own command is tested with the Linux adapter.
+    const missing = (exitCode: number): Partial<Platform> => ({
+      remoteDesktop: async () => {
+        throw new Error('x11vnc is not installed');
+      },
+      remoteDesktopSetup: async () => ({
+        what: 'x11vnc',
+        install: {
+          command: process.execPath,
+          args: ['-e', `process.stderr.write('E: no x11vnc'); process.exit(${exitCode})`],
+        },
+      }),
+    });
+    const result = await agentRuns(device, created.body.id, user.notifier, true, undefined, missing(0));
+    expect(result).toMatchObject({ status: 'success', data: { installing: 'x11vnc', installed: true } });
+    expect(await browser.closed).toEqual({ code: REMOTE_CLOSE_INSTALLING, reason: REMOTE_TEXTS.installing });
+    expect(user.seen).toEqual([]);
+    const session = await z.admin.get(`/api/remote-sessions/${created.body.id}?o=${z.zone.id}`);
+    expect(session.body).toMatchObject({ state: 'refused', consent: 'refused', end_reason: 'installing' });
+    const events = await z.admin.get(`/api/events?o=${z.zone.id}&limit=50`);
+    expect(JSON.stringify(events.body)).toContain('"installing":true');
+
+    // A failed install says why; without --allow-changes nothing is installed.
+    const again = await start(device, 'control');
+    const failed = await agentRuns(device, again.body.id, user.notifier, true, undefined, missing(100));
+    expect(failed).toMatchObject({ status: 'error', data: { installed: false } });
+    expect(JSON.stringify(failed)).toContain('E: no x11vnc');
+    const third = await start(device, 'control');
+    const refused = await agentRuns(device, third.body.id, user.notifier, false, undefined, missing(0));
+    expect(refused).toMatchObject({ status: 'error', data: { consent: 'refused', missing: 'x11vnc' } });
+    const thirdSession = await z.admin.get(`/api/remote-sessions/${third.body.id}?o=${z.zone.id}`);
+    expect(thirdSession.body).toMatchObject({ state: 'refused', end_reason: 'refused' });
   });
 
   it('refuses a shell without --allow-changes', async () => {

@@ -12,6 +12,7 @@ import { changesOf, logAccountActivity } from '../activity/activity.service';
 import type { Exec } from '../commands/commands.store';
 import { claimConnectionDomains } from '../domains/domains.service';
 import { requireAccount } from '../zones/zone-access.service';
+import { requireAccountFeature } from '../zones/entitlements.service';
 import {
   deleteConnectionRow,
   findAccountZoneIdsAmong,
@@ -149,6 +150,7 @@ export async function createConnection(
   spBase: SpBase,
 ): Promise<Connection> {
   requireAccount(authz, accountId, 'Saml', 'manage');
+  await requireAccountFeature(ctx, accountId, 'sso');
   const fields = await fieldsOf(ctx, accountId, body);
   const now = ctx.clock.now();
   const uuid = await savingDomains(() =>
@@ -189,6 +191,7 @@ export async function replaceConnection(
   spBase: SpBase,
 ): Promise<Connection> {
   requireAccount(authz, accountId, 'Saml', 'manage');
+  await requireAccountFeature(ctx, accountId, 'sso');
   await connectionOr404(ctx.db, accountId, uuid);
   const fields = await fieldsOf(ctx, accountId, body);
   await savingDomains(() =>

@@ -1,5 +1,5 @@
 import { TEXTS } from '@patchwell/core/texts';
-import { canCreateZoneUnder, newZoneStartsDisabled, type TierSubject } from '@patchwell/core/rules/tiers';
+import { newZoneStartsDisabled } from '@patchwell/core/rules/tiers';
 import { canEnterZone, roleNameIn, type Actor } from '@patchwell/core/zones/authz';
 import type { CreateAccountZoneBody, CreateZoneBody, UpdateZoneBody, Zone } from '@patchwell/core/zones/zones.schema';
 import type { ZoneUser } from '@patchwell/core/users/users.schema';
@@ -11,6 +11,7 @@ import { appError, notFound, validationError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
 import { changesOf, logActivity } from '../activity/activity.service';
 import { newAccessKey } from './zone-settings.service';
+import { isTrialExpired, requireFeature, tierSubject } from './entitlements.service';
 import { requireAccount, requireAccountZone, requireZone } from './zone-access.service';
 import {
   countAccountZones,
@@ -31,18 +32,6 @@ const ZONE_ADMIN_ROLE_ID = 1;
 
 function nameTaken(): AppError {
   return appError('zones.name_taken', { fieldErrors: { name: [TEXTS.zones.nameTaken] } });
-}
-
-function isTrialExpired(zone: ZoneRow, now: Date): boolean {
-  return zone.trialEndTime !== null && zone.trialEndTime.getTime() <= now.getTime();
-}
-
-export function tierSubject(zone: ZoneRow, now: Date): TierSubject {
-  return {
-    plan: zone.plan,
-    trial_end_time: zone.trialEndTime?.toISOString() ?? null,
-    trial_expired: isTrialExpired(zone, now),
-  };
 }
 
 function toZone(row: ZoneWithCount, actor: Actor, now: Date): Zone {
@@ -96,9 +85,7 @@ export async function getZone(ctx: AppContext, authz: Authz, id: number): Promis
 async function createZoneUnder(ctx: AppContext, authz: Authz, parent: ZoneRow, name: string): Promise<Zone> {
   const now = ctx.clock.now();
   const parentTier = tierSubject(parent, now);
-  if (!canCreateZoneUnder(parentTier, now.getTime())) {
-    throw appError('zones.tier_required');
-  }
+  requireFeature(ctx, parent, 'create_zone');
   const existing = await countAccountZones(ctx.db, parent.accountId);
   const key = await newAccessKey(ctx);
   const { actor } = authz;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lte, min, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orgPrefs, organizations, sessions, userZoneRoles, users } from '../../db/schema';
 
@@ -75,6 +75,21 @@ export async function updateZone(
 ): Promise<ZoneRow | undefined> {
   const [row] = await db.update(organizations).set(patch).where(eq(organizations.id, id)).returning();
   return row;
+}
+
+/**
+ * Sets the zone's plan (billing's plan change calls it, in its transaction); returns the
+ * plan it had, or undefined for an unknown zone. The zone row is locked while it changes.
+ */
+export async function setZonePlan(db: Db, id: number, plan: ZoneRow['plan']): Promise<ZoneRow['plan'] | undefined> {
+  const [before] = await db
+    .select({ plan: organizations.plan })
+    .from(organizations)
+    .where(eq(organizations.id, id))
+    .for('update');
+  if (!before) return undefined;
+  await db.update(organizations).set({ plan }).where(eq(organizations.id, id));
+  return before.plan;
 }
 
 /** Stores a zone's access key (hash and encrypted copy); with `onlyIfMissing`, only when it has none yet. */
@@ -227,4 +242,39 @@ export async function listZoneMembers(db: Db, zoneId: number) {
     .innerJoin(users, eq(users.id, userZoneRoles.userId))
     .where(eq(userZoneRoles.organizationId, zoneId))
     .orderBy(asc(sql`lower(${users.firstname})`), asc(sql`lower(${users.lastname})`), asc(users.id));
+}
+
+/** A transaction of the zones' store. */
+export type ZonesTx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Up to `limit` zones whose trial ended by `now` and is not yet marked, locked for `tx`
+ * (`FOR UPDATE SKIP LOCKED`): two nodes never claim the same zone, and once marked it is
+ * never claimed again, so each trial's end is handled exactly once.
+ */
+export async function claimEndedTrials(tx: ZonesTx, now: Date, limit: number): Promise<ZoneRow[]> {
+  return tx
+    .select()
+    .from(organizations)
+    .where(and(lte(organizations.trialEndTime, now), eq(organizations.trialExpired, false)))
+    .orderBy(asc(organizations.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/** The id of the account's first zone (the earliest created). */
+export async function findFirstZoneId(tx: ZonesTx, accountId: number): Promise<number | undefined> {
+  const [row] = await tx
+    .select({ id: min(organizations.id) })
+    .from(organizations)
+    .where(eq(organizations.accountId, accountId));
+  return row?.id ?? undefined;
+}
+
+/** Marks a zone's trial as ended, disabling the zone when `disable`. */
+export async function markTrialEnded(tx: ZonesTx, id: number, disable: boolean): Promise<void> {
+  await tx
+    .update(organizations)
+    .set(disable ? { trialExpired: true, disabled: true } : { trialExpired: true })
+    .where(eq(organizations.id, id));
 }

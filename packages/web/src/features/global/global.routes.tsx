@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../app/chunks';
+import { gatedPage } from '../plans/gated-page';
 import { PATHS } from '../../app/paths';
 import { g, rel } from '../../app/route-helpers';
 
@@ -70,30 +71,39 @@ export const globalRoute: RouteObject = {
         },
         {
           path: 'authentication',
-          lazy: lazyPage(
+          // Single sign-on is the account's plan feature: existing connections stay readable and removable.
+          lazy: gatedPage(
+            'sso',
             () => import('../sso/ConnectionsPage'),
             (m) => m.ConnectionsPage,
+            { scope: 'account', variant: 'notice' },
           ),
         },
         {
           path: 'authentication/create-connection',
-          lazy: lazyPage(
+          lazy: gatedPage(
+            'sso',
             () => import('../sso/ConnectionEditorPage'),
             (m) => m.CreateConnectionPage,
+            { scope: 'account' },
           ),
         },
         {
           path: 'authentication/:connectionId',
-          lazy: lazyPage(
+          lazy: gatedPage(
+            'sso',
             () => import('../sso/ConnectionEditorPage'),
             (m) => m.ConnectionDetailPage,
+            { scope: 'account', variant: 'notice' },
           ),
         },
         {
           path: 'domains',
-          lazy: lazyPage(
+          lazy: gatedPage(
+            'sso',
             () => import('../sso/DomainsPage'),
             (m) => m.DomainsPage,
+            { scope: 'account', variant: 'notice' },
           ),
         },
         {

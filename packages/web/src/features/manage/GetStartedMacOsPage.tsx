@@ -1,7 +1,7 @@
 import { TEXTS } from '@patchwell/core/texts';
 import { Alert, Anchor, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { canFor } from '../../app/access';
+import { canFor, canSeeApns } from '../../app/access';
 import { PATHS } from '../../app/paths';
 import { useShell } from '../../app/shell-context';
 import { withZone } from '../../app/zone';
@@ -13,7 +13,8 @@ import { MANAGE_TEXTS as T } from './manage.texts';
 
 /**
  * /manage/get-started-mac-os: how to bring macOS devices into the zone — the agent's
- * install command for macOS from `GET /api/info`, then a patch policy for them.
+ * install command for macOS from `GET /api/info`, the zone's APNS certificate (for those
+ * who may set it), then a patch policy for them.
  */
 export function GetStartedMacOsPage() {
   usePageTitle(T.macTitle);
@@ -68,6 +69,19 @@ export function GetStartedMacOsPage() {
             </Text>
           </Stack>
         </List.Item>
+        {canSeeApns(profile, zoneId) && (
+          <List.Item>
+            <Stack gap="xs">
+              <Text fw={600}>{T.macApnsStep}</Text>
+              <Text size="sm">
+                {T.macApnsBody}{' '}
+                <Anchor component={Link} to={withZone(PATHS.apnsSettings, zoneId)}>
+                  {T.macApnsLink}
+                </Anchor>
+              </Text>
+            </Stack>
+          </List.Item>
+        )}
         {can('PatchPolicy', 'create') && (
           <List.Item>
             <Stack gap="xs">

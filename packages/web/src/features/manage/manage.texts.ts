@@ -16,6 +16,10 @@ export const MANAGE_TEXTS = {
   macStep3: 'Check that the device has joined',
   macStep3Body: 'The Mac appears within a minute and is scanned for software and available updates.',
   macDevicesLink: 'See macOS devices',
+  macApnsStep: 'Set up Apple push notifications',
+  macApnsBody:
+    'Managing Macs through Apple’s push service needs this zone’s APNS certificate, issued by Apple and renewed every year.',
+  macApnsLink: 'Open APNS settings',
   macStep4: 'Patch it',
   macStep4Body: 'Create a patch policy that targets the Mac’s group to install its updates on a schedule.',
   macPolicyLink: 'Create a patch policy',

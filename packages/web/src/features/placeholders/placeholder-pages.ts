@@ -3,14 +3,6 @@
  * what will appear there, never sample data.
  */
 export const PLACEHOLDER_PAGES = {
-  billing: {
-    title: 'Billing',
-    description: 'Your plan, payment method, billing information and invoices appear here.',
-  },
-  apns: {
-    title: 'APNS Settings',
-    description: 'The Apple Push Notification service certificate used for macOS device management appears here.',
-  },
   globalDevices: {
     title: 'Global Devices',
     description: 'Devices of every zone in your account appear here once agents enrol.',

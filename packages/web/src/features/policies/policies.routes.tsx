@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../app/chunks';
+import { policyTypeGatedPage } from '../plans/gated-page';
 
 /** The policy pages under Manage (paths relative to /console/manage). */
 export const policyRoutes: RouteObject[] = [
@@ -12,7 +13,8 @@ export const policyRoutes: RouteObject[] = [
   },
   {
     path: 'policies/create',
-    lazy: lazyPage(
+    // A worklet or required-software policy outside the plan shows 'Feature Unavailable'.
+    lazy: policyTypeGatedPage(
       () => import('./CreatePolicyPage'),
       (m) => m.CreatePolicyPage,
     ),

@@ -1,15 +1,13 @@
 import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import type { Device } from '@patchwell/core/devices/devices.schema';
-import { meetsTier } from '@patchwell/core/rules/tiers';
+import { hasFeature } from '@patchwell/core/rules/entitlements';
 import { TEXTS } from '@patchwell/core/texts';
 import { can, isFeatureOn } from '../../app/access';
 
-/** Remote control needs tier 3: the Complete plan, or an unexpired trial (spec B section 6). */
-export const REMOTE_CONTROL_TIER = 3;
-
 /** May the zone open the remote-control page at all (the flag and tier 3; else the page is 404)? */
 export function isRemoteControlOffered(profile: Profile, zone: ProfileOrg | undefined, now = Date.now()): boolean {
-  return isFeatureOn(profile, 'remote_control') && !!zone && meetsTier(zone, REMOTE_CONTROL_TIER, now);
+  // Tier 3 (Complete, or an unexpired trial; spec B section 6), from core's entitlements.
+  return isFeatureOn(profile, 'remote_control') && !!zone && hasFeature(zone, 'remote_control', now);
 }
 
 /**
@@ -29,7 +27,7 @@ export function remoteControlAction(
   if (!isFeatureOn(profile, 'remote_control') || !zone) return { isVisible: false };
   const reason = !can(profile, zone.id, 'Endpoint', 'control')
     ? TEXTS.remote.noPermission
-    : !meetsTier(zone, REMOTE_CONTROL_TIER, now)
+    : !hasFeature(zone, 'remote_control', now)
       ? TEXTS.remote.upgrade
       : !device.connected
         ? TEXTS.remote.offline

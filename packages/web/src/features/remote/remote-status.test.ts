@@ -120,6 +120,22 @@ describe('remoteReducer', () => {
     });
   });
 
+  it('says the device is installing remote control, from the close code or the polled session', () => {
+    const waiting = upTo(STARTED);
+    expect(remoteReducer(waiting, { type: 'closed', code: 4002 })).toMatchObject({
+      status: 'installing',
+      message: TEXTS.remote.installing,
+    });
+    const polled = session({ state: 'refused', consent: 'refused', end_reason: 'installing' });
+    expect(upTo([...STARTED, { type: 'polled', session: polled }])).toMatchObject({
+      status: 'installing',
+      message: TEXTS.remote.installing,
+    });
+    // A user's refusal stays a refusal.
+    const refused = session({ state: 'refused', consent: 'refused', end_reason: 'refused' });
+    expect(upTo([...STARTED, { type: 'polled', session: refused }])).toMatchObject({ status: 'connectionFailed' });
+  });
+
   it('reports an expired session and a viewer failure with the spec’s texts', () => {
     expect(upTo([...STARTED, { type: 'polled', session: session({ state: 'expired' }) }])).toMatchObject({
       status: 'connectionFailed',

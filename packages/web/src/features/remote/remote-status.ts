@@ -1,5 +1,7 @@
 import {
   REMOTE_CLOSE_ENDED_BY_USER,
+  REMOTE_CLOSE_INSTALLING,
+  REMOTE_END_INSTALLING,
   REMOTE_ENDED_BY_USER_TEXT,
   type RemoteControlStatus,
   type RemoteSession,
@@ -24,6 +26,7 @@ export const TUNNEL_CLOSE_CODES = {
   idle: 4408,
   unavailable: 4503,
   endedByUser: REMOTE_CLOSE_ENDED_BY_USER,
+  installing: REMOTE_CLOSE_INSTALLING,
 } as const;
 
 export type RemoteState = {
@@ -118,6 +121,8 @@ function closeOutcome(state: RemoteState, code: number): RemoteState {
       return fail(state, 'disconnected', null);
     case TUNNEL_CLOSE_CODES.endedByUser:
       return fail(state, 'disconnected', REMOTE_ENDED_BY_USER_TEXT);
+    case TUNNEL_CLOSE_CODES.installing:
+      return fail(state, 'installing', R.installing);
   }
   if (state.status === 'connected') return fail(state, 'disconnected', code === 1000 ? null : R.unableToConnect);
   return fail(state, 'connectionFailed', R.unableToConnect);
@@ -137,6 +142,8 @@ export function remoteReducer(state: RemoteState, event: RemoteEvent): RemoteSta
       return state.status === 'tunnelOpening' ? { ...state, status: 'awaitingConsent' } : state;
     case 'polled': {
       const { session } = event;
+      if (session.state === 'refused' && session.end_reason === REMOTE_END_INSTALLING)
+        return fail(state, 'installing', R.installing);
       if (session.state === 'refused') return fail(state, 'connectionFailed', R.noConsent);
       if (session.state === 'expired') return fail(state, 'connectionFailed', R.unableToConnect);
       if (session.state === 'ended') return closeOutcome(state, 1000);

@@ -1,9 +1,10 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
-import { g, placeholder, rel } from '../../app/route-helpers';
+import { g, rel } from '../../app/route-helpers';
+import { gatedPage } from '../plans/gated-page';
 
-/** The Settings area: profile, billing, users, keys, webhooks, security. */
+/** The Settings area: profile, billing, users, keys, webhooks, security, APNS. */
 export const settingsRoute: RouteObject = {
   path: rel(PATHS.settings),
   lazy: lazyPage(
@@ -22,7 +23,10 @@ export const settingsRoute: RouteObject = {
     {
       path: 'billing',
       loader: g((m) => m.guard([m.needsPermission('Billing', 'read', PATHS.profile)])),
-      ...placeholder('billing', 2),
+      lazy: lazyPage(
+        () => import('../billing/BillingPage'),
+        (m) => m.BillingPage,
+      ),
     },
     {
       path: 'users',
@@ -34,9 +38,12 @@ export const settingsRoute: RouteObject = {
     },
     {
       path: 'keys',
-      lazy: lazyPage(
+      // Keys stay listed and revocable outside the plan; creating one needs API access.
+      lazy: gatedPage(
+        'api_access',
         () => import('../keys/KeysPage'),
         (m) => m.KeysPage,
+        { variant: 'notice' },
       ),
     },
     {
@@ -50,12 +57,22 @@ export const settingsRoute: RouteObject = {
     {
       path: 'security',
       loader: g((m) => m.guard([m.needsSecurity])),
-      lazy: lazyPage(
+      // Session settings stay on every plan; requiring MFA of the zone's users needs Standard.
+      lazy: gatedPage(
+        'mfa_enforcement',
         () => import('./SecurityPage'),
         (m) => m.SecurityPage,
+        { variant: 'notice' },
       ),
     },
-    { path: 'apns', loader: g((m) => m.guard([m.needsApns])), ...placeholder('apns', 2) },
+    {
+      path: 'apns',
+      loader: g((m) => m.guard([m.needsApns])),
+      lazy: lazyPage(
+        () => import('../apns/ApnsSettingsPage'),
+        (m) => m.ApnsSettingsPage,
+      ),
+    },
     {
       path: 'remote-access',
       loader: g((m) => m.guard([m.needsFlag('remote_control', true, PATHS.profile)])),

@@ -76,6 +76,9 @@ function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   else map.set(key, new Set([value]));
 }
 
+/** No device (shared: never written to). */
+const NONE: ReadonlySet<number> = new Set();
+
 /** The zone's devices by every name and address a scanner may use for them. */
 function deviceIndex(devices: MatchDevice[]) {
   const byName = new Map<string, Set<number>>();
@@ -103,19 +106,20 @@ function deviceIndex(devices: MatchDevice[]) {
   }
   return {
     /** Devices named `name`: exactly, else a short name against FQDNs' first labels and back. */
-    byName(raw: string): Set<number> {
+    byName(raw: string): ReadonlySet<number> {
       const name = normalName(raw);
       const exact = byName.get(name);
       if (exact) return exact;
-      return (name.includes('.') ? byShortHostname.get(firstLabel(name)) : byFirstLabel.get(name)) ?? new Set();
+      return (name.includes('.') ? byShortHostname.get(firstLabel(name)) : byFirstLabel.get(name)) ?? NONE;
     },
-    byIps(ips: readonly string[]): Set<number> {
+    byIps(ips: readonly string[]): ReadonlySet<number> {
+      if (ips.length === 1) return byIp.get(ips[0]!.toLowerCase()) ?? NONE;
       const out = new Set<number>();
       for (const ip of ips) for (const id of byIp.get(ip.toLowerCase()) ?? []) out.add(id);
       return out;
     },
     /** Of several candidates, those that also hold one of the row's addresses. */
-    narrow(candidates: Set<number>, ips: readonly string[]): Set<number> {
+    narrow(candidates: ReadonlySet<number>, ips: readonly string[]): ReadonlySet<number> {
       if (candidates.size < 2 || ips.length === 0) return candidates;
       const wanted = new Set(ips.map((ip) => ip.toLowerCase()));
       return new Set([...candidates].filter((id) => ipsOf.get(id)!.some((ip) => wanted.has(ip))));
@@ -132,21 +136,29 @@ export type HostMatch =
  * address) is narrowed by the row's addresses; still several is `duplicate_host`.
  */
 function matchHost(index: ReturnType<typeof deviceIndex>, f: MatchFinding): HostMatch {
-  const ips = isIP(f.hostname) ? [f.hostname, ...f.ipAddrs] : f.ipAddrs;
-  const keys: [() => Set<number>, 'hostname' | 'fqdn' | 'ip'][] = [];
-  if (!isIP(f.hostname)) {
-    keys.push([() => index.byName(f.hostname), f.hostname.includes('.') ? 'fqdn' : 'hostname']);
-  }
-  if (f.fqdn) keys.push([() => index.byName(f.fqdn!), 'fqdn']);
-  if (ips.length) keys.push([() => index.byIps(ips), 'ip']);
+  const hostIsIp = isIP(f.hostname) !== 0;
+  const ips = hostIsIp ? [f.hostname, ...f.ipAddrs] : f.ipAddrs;
   let isDuplicate = false;
-  for (const [lookup, matchedBy] of keys) {
-    const found = index.narrow(lookup(), ips);
-    if (found.size === 1) return { deviceId: found.values().next().value!, matchedBy };
+  // Inline rather than a list of lookups: this runs once per row of a 20,000-row file.
+  if (!hostIsIp) {
+    const found = index.narrow(index.byName(f.hostname), ips);
+    if (found.size === 1) return { deviceId: onlyOf(found), matchedBy: f.hostname.includes('.') ? 'fqdn' : 'hostname' };
+    if (found.size > 1) isDuplicate = true;
+  }
+  if (f.fqdn) {
+    const found = index.narrow(index.byName(f.fqdn), ips);
+    if (found.size === 1) return { deviceId: onlyOf(found), matchedBy: 'fqdn' };
+    if (found.size > 1) isDuplicate = true;
+  }
+  if (ips.length) {
+    const found = index.narrow(index.byIps(ips), ips);
+    if (found.size === 1) return { deviceId: onlyOf(found), matchedBy: 'ip' };
     if (found.size > 1) isDuplicate = true;
   }
   return { issue: isDuplicate ? 'duplicate_host' : 'unknown_host' };
 }
+
+const onlyOf = (set: ReadonlySet<number>): number => set.values().next().value!;
 
 const asSeverity = (s: string): RemediationSeverity =>
   (REMEDIATION_SEVERITIES as readonly string[]).includes(s) ? (s as RemediationSeverity) : 'none';
@@ -192,27 +204,36 @@ export function planSolutions(input: {
   const workletsFor = new Map<string, MatchWorklet[]>();
   for (const w of input.worklets) for (const cve of w.cves) workletsFor.set(cve, [...(workletsFor.get(cve) ?? []), w]);
 
-  // Thousands of devices report the same patch names: each name's fix is worked out once.
-  const fixOfName = new Map<string, string>();
+  // Thousands of devices report the same patch names: each name's fix, and the key of its
+  // solution, is worked out once (a key built per finding was most of the planning's time).
+  type Made = { kind: SolutionKind; patchName: string | null; workletId: string | null; title: string };
+  const fixOfName = new Map<string, { key: string; made: Made }>();
   const fixOf = (name: string) => {
-    let fix = fixOfName.get(name);
-    if (fix === undefined) fixOfName.set(name, (fix = fixOfPatch(name)));
-    return fix;
+    let known = fixOfName.get(name);
+    if (!known) {
+      const fix = fixOfPatch(name);
+      known = {
+        key: `patch-now\u0000${fix}`,
+        made: { kind: 'patch-now', patchName: fix, workletId: null, title: fix },
+      };
+      fixOfName.set(name, known);
+    }
+    return known;
   };
   const solutions = new Map<string, Building>();
   const solve = (
     key: string,
-    make: () => Omit<PlannedSolution, 'key' | 'cves' | 'deviceIds' | 'severity' | 'devicePatches'>,
+    made: Made,
     f: MatchFinding,
     deviceId: number,
     fallback: RemediationSeverity,
     patchName?: string,
-  ) => {
+  ): void => {
     let s = solutions.get(key);
     if (!s) {
       s = {
         key,
-        ...make(),
+        ...made,
         severity: 'none',
         cves: [],
         deviceIds: [],
@@ -228,49 +249,42 @@ export function planSolutions(input: {
     if (patchName !== undefined) addTo(s.patchesOf, deviceId, patchName);
     s.severity = worseSeverity(s.severity, f.severity);
     s.fallback = worseSeverity(s.fallback, fallback);
-    return key;
   };
 
   const matches = input.findings.map((f, i): PlannedMatch => {
     const host = input.hosts[i]!;
     if ('issue' in host) return { id: f.id, deviceId: null, matchedBy: null, issue: host.issue, solutionKey: null };
     const { deviceId, matchedBy } = host;
-    const base = { id: f.id, deviceId, matchedBy };
-    const patches = fixes.get(deviceId)?.get(f.cve) ?? [];
-    if (patches.length) {
-      const keys = patches
-        .map((p) => {
-          const fix = fixOf(p.name);
-          return solve(
-            `patch-now\u0000${fix}`,
-            () => ({ kind: 'patch-now', patchName: fix, workletId: null, title: fix }),
-            f,
-            deviceId,
-            asSeverity(p.severity),
-            p.name,
-          );
-        })
-        .sort();
-      return { ...base, issue: null, solutionKey: keys[0]! };
+    const patches = fixes.get(deviceId)?.get(f.cve);
+    if (patches) {
+      // The finding's solution is the first by key of those its patches belong to.
+      let first: string | null = null;
+      for (const p of patches) {
+        const { key, made } = fixOf(p.name);
+        solve(key, made, f, deviceId, asSeverity(p.severity), p.name);
+        if (first === null || key < first) first = key;
+      }
+      return { id: f.id, deviceId, matchedBy, issue: null, solutionKey: first };
     }
     const worklets = workletsFor.get(f.cve) ?? [];
     const worklet = worklets.find((w) => w.osFamily === osOf.get(deviceId));
     if (worklet) {
-      const key = solve(
-        `patch-with-worklet\u0000${worklet.id}`,
-        () => ({ kind: 'patch-with-worklet', patchName: null, workletId: worklet.id, title: worklet.name }),
+      const key = `patch-with-worklet\u0000${worklet.id}`;
+      solve(
+        key,
+        { kind: 'patch-with-worklet', patchName: null, workletId: worklet.id, title: worklet.name },
         f,
         deviceId,
         'none',
       );
-      return { ...base, issue: null, solutionKey: key };
+      return { id: f.id, deviceId, matchedBy, issue: null, solutionKey: key };
     }
     const issue: BatchIssueType = input.zoneCves.has(f.cve)
       ? 'cve_not_applicable'
       : worklets.length
         ? 'unsupported_host'
         : 'unknown_cve';
-    return { ...base, issue, solutionKey: null };
+    return { id: f.id, deviceId, matchedBy, issue, solutionKey: null };
   });
 
   const planned: PlannedSolution[] = [...solutions.values()].map(

@@ -202,7 +202,7 @@ const WAITING_BATCH = 5000;
 
 /**
  * Queues the commands of executed tasks' jobs that waited for their device's maintenance
- * window, once the device is inside one (decision 0017); a waiting job whose device was
+ * window, once the device is inside one (decision 0019); a waiting job whose device was
  * removed is canceled. One pass of at most 5,000 jobs per transaction, safe on several nodes
  * (`SKIP LOCKED`); the devices are woken after each commit. Returns how many it queued.
  * The engine's tick calls it, after moving the windows on.

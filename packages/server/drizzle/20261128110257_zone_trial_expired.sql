@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "trial_expired" boolean DEFAULT false NOT NULL;

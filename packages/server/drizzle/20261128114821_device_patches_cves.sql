@@ -1,0 +1,1 @@
+CREATE INDEX "device_patches_cves_idx" ON "device_patches" USING gin ("cves");

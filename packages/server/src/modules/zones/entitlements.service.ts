@@ -1,0 +1,56 @@
+import { FEATURE_RULES, hasFeature, planLabelFor, type Feature } from '@patchwell/core/rules/entitlements';
+import type { TierSubject } from '@patchwell/core/rules/tiers';
+import type { AppContext } from '../../context';
+import { appError, notFound } from '../../domain/errors';
+import { findTopLevelZone, type ZoneRow } from './zones.store';
+
+/**
+ * The server's one gate on plans (core/rules/entitlements.ts decides): services call
+ * {@link requireFeature} after the permission check, so a caller who may not see the zone
+ * still gets 404 and one who may but whose plan lacks the feature gets 403.
+ */
+
+/** A zone row as the tier rules read it: its trial ended at its end time, or when the trial-end job marked it. */
+export function tierSubject(zone: Pick<ZoneRow, 'plan' | 'trialEndTime' | 'trialExpired'>, now: Date): TierSubject {
+  return {
+    plan: zone.plan,
+    trial_end_time: zone.trialEndTime?.toISOString() ?? null,
+    trial_expired: isTrialExpired(zone, now),
+  };
+}
+
+/** Has the zone's trial ended (by its end time, or marked by the trial-end job)? */
+export function isTrialExpired(zone: Pick<ZoneRow, 'trialEndTime' | 'trialExpired'>, now: Date): boolean {
+  return zone.trialEndTime !== null && (zone.trialExpired || zone.trialEndTime.getTime() <= now.getTime());
+}
+
+/**
+ * Refuses when `zone`'s plan (or unexpired trial) does not include `feature`. For
+ * `create_zone` pass the new zone's parent. Remote control and zone creation keep the codes
+ * the console already matches on; every other feature answers 403 `plans.feature_unavailable`
+ * ('Feature Unavailable: … needs the Standard plan …').
+ */
+export function requireFeature(ctx: Pick<AppContext, 'clock'>, zone: ZoneRow, feature: Feature): void {
+  const now = ctx.clock.now();
+  if (hasFeature(tierSubject(zone, now), feature, now.getTime())) return;
+  if (feature === 'remote_control') throw appError('remote.upgrade');
+  if (feature === 'create_zone') throw appError('zones.tier_required');
+  throw appError('plans.feature_unavailable', {
+    wording: { feature: FEATURE_RULES[feature].label, plan: planLabelFor(feature) },
+  });
+}
+
+/**
+ * {@link requireFeature} for an account-wide setting (SAML connections, domains, the
+ * account's MFA requirement, keys for every zone): the account's plan is its top-level
+ * organisation's (spec A section 3, "Parent organisation").
+ */
+export async function requireAccountFeature(
+  ctx: Pick<AppContext, 'clock' | 'db'>,
+  accountId: number,
+  feature: Feature,
+): Promise<void> {
+  const top = await findTopLevelZone(ctx.db, accountId);
+  if (!top) throw notFound();
+  requireFeature(ctx, top, feature);
+}
