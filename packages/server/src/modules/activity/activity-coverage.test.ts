@@ -16,6 +16,7 @@ import { userCases } from './activity-coverage.cases/users';
 import { webhookCases } from './activity-coverage.cases/webhooks';
 import { maintenanceWindowCases } from './activity-coverage.cases/maintenance-windows';
 import { apnsCases } from './activity-coverage.cases/apns';
+import { billingCases } from './activity-coverage.cases/billing';
 import { zoneCases, zoneFlagCases } from './activity-coverage.cases/zones';
 
 /**
@@ -44,6 +45,7 @@ const CASES: Record<string, Case> = {
   ...webhookCases,
   ...maintenanceWindowCases,
   ...apnsCases,
+  ...billingCases,
   ...remoteCases,
   ...installerCases,
   ...deviceRemovalCases,
