@@ -13,7 +13,15 @@ import { startTestServer, type TestReply } from '../../test/server';
 
 const NOT_FOUND = '404 - Page Not Found';
 const device = { ...buildDevice({ id: 5, name: 'web-5', display_name: 'web-5', hostname: 'web-5' }) };
-const detail = { ...device, detail: null, notes: '', package_count: 0, last_inventory_at: null, commands: [] };
+const detail = {
+  ...device,
+  detail: null,
+  notes: '',
+  package_count: 0,
+  last_inventory_at: null,
+  commands: [],
+  next_maintenance_window: null,
+};
 
 const state: { profile: Profile; create: TestReply; shell: boolean } = {
   profile: buildProfile(),
