@@ -41,7 +41,7 @@ export function QueryTable<T>({
         {errorText}
       </Alert>
     );
-  if (query.isPending || !query.data) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (query.isPending || !query.data) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   return (
     <Table.ScrollContainer minWidth={minWidth}>
       <Table striped highlightOnHover withTableBorder aria-label={label}>

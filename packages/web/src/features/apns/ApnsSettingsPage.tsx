@@ -74,7 +74,7 @@ export function ApnsSettingsPage() {
         {T.title}
       </Title>
       <Text size="sm">{T.intro}</Text>
-      {settings.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {settings.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {settings.isError && <Alert color="red">{TEXTS.generic.unableToLoad}</Alert>}
       {settings.data && (
         <>

@@ -137,7 +137,7 @@ export function AcceptInvitePage() {
             </Anchor>
           </>
         ) : invitation.isPending ? (
-          <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />
+          <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />
         ) : (
           <>
             <Text>

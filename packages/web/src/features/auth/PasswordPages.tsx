@@ -154,7 +154,7 @@ export function PasswordResetPage() {
       </Alert>
     );
   } else if (state.isPending) {
-    body = <Loader aria-label={T.checking} size="sm" />;
+    body = <Loader role="progressbar" aria-label={T.checking} size="sm" />;
   } else if (state.isError) {
     body = (
       <>

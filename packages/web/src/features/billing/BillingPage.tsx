@@ -24,7 +24,7 @@ export function BillingPage() {
   const overview = useBillingOverview(zoneId);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: billingKeys.all });
 
-  if (overview.isPending) return <Loader aria-label={T.title} />;
+  if (overview.isPending) return <Loader role="progressbar" aria-label={T.title} />;
   if (overview.isError) return <Text c="red">{errorText(overview.error)}</Text>;
   const o = overview.data;
   return (

@@ -64,7 +64,7 @@ function FleetDashboardPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {dashboard.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {dashboard.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {data && data.devices.total === 0 && (
         <EmptyState
           py="xl"

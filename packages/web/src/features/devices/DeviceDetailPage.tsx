@@ -51,7 +51,7 @@ export function DeviceDetailPage() {
     </Anchor>
   );
 
-  if (device.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (device.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (!device.data) {
     return (
       <Stack gap="md">

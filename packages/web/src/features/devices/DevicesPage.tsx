@@ -87,7 +87,7 @@ export function DevicesPage() {
               {T.exportCsv}
             </Button>
           </Group>
-          {devices.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+          {devices.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
           {devices.data && (
             <DeviceTable
               zoneId={zoneId}

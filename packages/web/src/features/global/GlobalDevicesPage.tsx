@@ -62,7 +62,7 @@ export function GlobalDevicesPage() {
         value={table.searchInput}
         onChange={(e) => table.setSearchInput(e.currentTarget.value)}
       />
-      {devices.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {devices.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {devices.data && rows.length > 0 && (
         <Table.ScrollContainer
           ref={scrollRef}

@@ -43,7 +43,7 @@ export function GlobalSettingsPage() {
           <Title order={3} fz="h4">
             {CONSOLE_TEXTS.session.title}
           </Title>
-          {settings.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+          {settings.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
           {settings.isError && (
             <Alert color="red" role="alert">
               {TEXTS.generic.pageLoadFailed}

@@ -314,7 +314,7 @@ export function UserEditorPage() {
   const userId = Number(params.userId);
   const user = useAccountUser(profile.account_id ?? 0, userId);
   const title = user.data ? `${user.data.firstname} ${user.data.lastname}`.trim() || user.data.email : '';
-  if (user.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (user.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (user.isError)
     return (
       <Frame title={CONSOLE_TEXTS.userEditor.title}>

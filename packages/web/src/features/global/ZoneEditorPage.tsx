@@ -99,7 +99,7 @@ function ZoneSessionSettings({ zoneId, onDirtyChange }: { zoneId: number; onDirt
       throw error;
     }
   };
-  if (settings.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (settings.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (settings.isError)
     return (
       <Alert color="red" role="alert">
@@ -144,7 +144,7 @@ export function ZoneEditorPage() {
     </Anchor>
   );
 
-  if (zone.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (zone.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (zone.isError || !Number.isInteger(zoneId))
     return (
       <Stack gap="md">

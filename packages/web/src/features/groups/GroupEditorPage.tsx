@@ -200,7 +200,7 @@ export function GroupEditorPage() {
   const groups = useGroups(zoneId);
   usePageTitle(group.data?.name ?? T.editTitle);
 
-  if (isValidId && group.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (isValidId && group.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   return (
     <Stack gap="md">
       <BackLink zoneId={zoneId} />

@@ -34,7 +34,7 @@ export function GroupsPage() {
           </Button>
         )}
       </Group>
-      {groups.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {groups.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {groups.data && groups.data.length === 0 && <Text c="dimmed">{T.empty}</Text>}
       {groups.data && groups.data.length > 0 && (
         <Table.ScrollContainer minWidth={640}>

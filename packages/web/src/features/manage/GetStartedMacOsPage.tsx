@@ -33,7 +33,7 @@ export function GetStartedMacOsPage() {
           <Stack gap="xs">
             <Text fw={600}>{T.macStep1}</Text>
             <Text size="sm">{T.macStep1Body}</Text>
-            {info.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+            {info.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
             {info.isError && <Alert color="red">{TEXTS.generic.unableToLoad}</Alert>}
             {command && (
               <Stack gap={4}>

@@ -45,7 +45,7 @@ export function AccountMfaRequirement({ accountId }: { accountId: number }) {
             onChange={(e) => void onChange(e.currentTarget.checked)}
           />
         ) : (
-          <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />
+          <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />
         )}
       </Stack>
     </Card>

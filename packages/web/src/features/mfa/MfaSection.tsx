@@ -47,7 +47,7 @@ export function MfaSection() {
       />
     );
   }
-  if (status.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (status.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (status.isError) {
     return (
       <Alert color="red" role="alert">

@@ -89,7 +89,7 @@ export function MfaSignInStep({
         <Title order={1} fz="h2">
           {T.stepTitle}
         </Title>
-        {error ? alert(error) : <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+        {error ? alert(error) : <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
         {back}
       </Stack>
     );

@@ -25,7 +25,7 @@ export function SecurityRequirements({
   const setMfa = useSetZoneRequirement(zoneId, 'mfa');
   const setSso = useSetZoneRequirement(zoneId, 'sso');
 
-  if (security.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (security.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (security.isError) {
     return (
       <Alert color="red" role="alert">

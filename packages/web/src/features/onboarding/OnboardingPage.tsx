@@ -56,7 +56,7 @@ export function OnboardingPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {onboarding.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {onboarding.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {completed && (
         <Alert color="green" role="status">
           <Group justify="space-between">

@@ -62,7 +62,8 @@ function NewPolicyForm({ zoneId, type, worklet }: { zoneId: number; type: Policy
   const queryClient = useQueryClient();
   const groups = useGroups(zoneId);
   const entry = useWorklet(zoneId, type === 'custom' ? worklet : null);
-  if (worklet && type === 'custom' && entry.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (worklet && type === 'custom' && entry.isPending)
+    return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const defaults = entry.data ? formFromWorklet(entry.data) : emptyPolicyForm(type);
   const onSave = async (body: CreatePolicyBody) => {
     // A policy made from a catalogue entry remembers it.

@@ -49,7 +49,7 @@ export function ManualApprovalPage() {
         {T.approvalsTitle}
       </Title>
       <Text c="dimmed">{T.approvalsIntro}</Text>
-      {approvals.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {approvals.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {approvals.isError && <Alert color="red">{TEXTS.generic.unableToLoad}</Alert>}
       {approvals.data && policies.length === 0 && <Text>{T.approvalsEmpty}</Text>}
       {policies.map((p) => (

@@ -164,7 +164,7 @@ export function PoliciesPage() {
       ) : (
         <>
           <PolicyFilters table={table} />
-          {policies.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+          {policies.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
           {policies.data && (
             <Table.ScrollContainer minWidth={900}>
               <Table highlightOnHover withTableBorder aria-label={T.tableLabel}>

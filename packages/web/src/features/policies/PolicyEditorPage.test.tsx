@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
-import { buildGroup, buildProfile } from '../../test/factories';
+import { buildGroup, buildProfile, buildZone } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer, type TestReply } from '../../test/server';
 import { PolicyEditorPage } from './PolicyEditorPage';
@@ -21,6 +21,12 @@ const scheduled = buildPolicy({
   scheduled_timezone: 'UTC+0530',
   configuration: { patch_rule: 'filter', filter_type: 'severity', severity_filter: ['critical', 'high'] },
 });
+const worklet = buildPolicy({
+  id: 4,
+  name: 'Firewall on',
+  policy_type_name: 'custom',
+  configuration: { os_family: 'linux', remediation_code: 'ufw enable' },
+});
 const state: { run: TestReply } = { run: { body: buildRun() } };
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -29,6 +35,8 @@ const calls = (method: string, path: string) => server.requests.filter((r) => r.
 beforeAll(async () => {
   server = await startTestServer({
     'GET /api/policies/3': () => ({ body: scheduled }),
+    'GET /api/policies/4': () => ({ body: worklet }),
+    'GET /api/policies/4/runs': () => ({ body: { data: [], size: 0 } }),
     'PUT /api/policies/3': (req) => ({ body: { ...scheduled, ...(JSON.parse(req.body) as object) } }),
     'GET /api/servergroups': () => ({ body: [buildGroup({ id: 1, name: 'Servers' })] }),
     'POST /api/policies/3/action': () => ({ status: 202, body: { run: buildRun({ id: 901, policy_id: 3 }) } }),
@@ -136,6 +144,24 @@ const renderPage = (entry = '/manage/policies/3?o=1', profile = buildProfile()) 
   );
 const formOf = () => screen.findByRole('form', { name: 'Patch Policy' }, { timeout: 10_000 });
 const box = (form: HTMLElement, name: string) => within(form).getByRole('checkbox', { name });
+
+describe('a policy outside the zone’s plan', () => {
+  it('stays readable, with the upsell above it (worklets need Standard)', async () => {
+    const basic = buildProfile({ orgs: [buildZone({ id: 1, name: 'Acme', parent_id: 1, plan: 'patch' })] });
+    renderPage('/manage/policies/4?o=1', basic);
+    expect(
+      await screen.findByRole('heading', { name: 'Feature Unavailable' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Firewall on' })).toBeInTheDocument();
+  });
+
+  it('shows no upsell on a plan that includes it', async () => {
+    const standard = buildProfile({ orgs: [buildZone({ id: 1, name: 'Acme', parent_id: 1, plan: 'manage' })] });
+    renderPage('/manage/policies/4?o=1', standard);
+    expect(await screen.findByRole('heading', { name: 'Firewall on' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Feature Unavailable' })).not.toBeInTheDocument();
+  });
+});
 
 describe('schedule editor', () => {
   it('shows the stored bitmasks as checkboxes and saves the edited masks back', async () => {

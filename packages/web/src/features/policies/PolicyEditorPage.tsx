@@ -1,4 +1,5 @@
 import { POLICY_TYPE_LABELS, type CreatePolicyBody } from '@patchwell/core/policies/policies.schema';
+import { POLICY_TYPE_FEATURE } from '@patchwell/core/rules/entitlements';
 import { TEXTS } from '@patchwell/core/texts';
 import { Alert, Badge, Button, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { notify } from '../../ui/notify';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useGroups } from '../groups/groups.api';
+import { FeatureGate } from '../plans/components/FeatureGate';
 import { PolicyForm } from './components/PolicyForm';
 import { PolicyRuns } from './components/PolicyRuns';
 import { BackToPolicies } from './CreatePolicyPage';
@@ -35,7 +37,7 @@ export function PolicyEditorPage() {
   const tab = params.get('tab') === 'runs' ? 'runs' : 'configuration';
   usePageTitle(policy.data?.name ?? T.title);
 
-  if (isValidId && policy.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (isValidId && policy.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const p = policy.data;
   if (!p) {
     return (
@@ -58,7 +60,7 @@ export function PolicyEditorPage() {
     await queryClient.invalidateQueries({ queryKey: policyKeys.all });
   };
 
-  return (
+  const page = (
     <Stack gap="md">
       <BackToPolicies zoneId={zoneId} />
       <Group justify="space-between" align="flex-start">
@@ -133,5 +135,14 @@ export function PolicyEditorPage() {
       </Tabs>
       {actions.dialogs}
     </Stack>
+  );
+  // A worklet or required-software policy outside the zone's plan stays readable, with the
+  // upsell above it; the server refuses its save (the same rule as its creation page).
+  const type = p.policy_type_name;
+  if (type !== 'custom' && type !== 'required_software') return page;
+  return (
+    <FeatureGate feature={POLICY_TYPE_FEATURE[type]} variant="notice">
+      {page}
+    </FeatureGate>
   );
 }

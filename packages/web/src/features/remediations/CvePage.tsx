@@ -62,7 +62,7 @@ export function CvePage() {
       </Group>
     </Anchor>
   );
-  if (detail.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (detail.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const d = detail.data;
   if (!d) {
     return (

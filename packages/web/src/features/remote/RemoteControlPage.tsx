@@ -47,7 +47,7 @@ export function RemoteControlPage() {
       </Group>
     </Anchor>
   );
-  if (device.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (device.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (!device.data) {
     return (
       <Stack gap="md">

@@ -140,7 +140,7 @@ export function RemoteSettingsPage() {
         <Text size="sm">{T.settingsIntro}</Text>
         {!canChange && <Text size="sm">{T.adminsOnly}</Text>}
         {settings.isPending ? (
-          <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />
+          <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />
         ) : settings.isError ? (
           <Alert color="red" role="alert">
             {TEXTS.generic.pageLoadFailed}

@@ -63,7 +63,7 @@ export function ActivityLogPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {isRangeValid && events.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {isRangeValid && events.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {isRangeValid && events.data && (
         <>
           <ActivityTable events={rows} />

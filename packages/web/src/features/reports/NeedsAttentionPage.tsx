@@ -50,7 +50,7 @@ export function NeedsAttentionPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {report.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {report.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {data && (
         <StatLinks
           label={T.title}

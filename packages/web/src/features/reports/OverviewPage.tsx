@@ -85,7 +85,7 @@ export function OverviewPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {overview.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {overview.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {data && (
         <>
           <Stack gap="sm" component="section" aria-label={T.devicesTitle}>

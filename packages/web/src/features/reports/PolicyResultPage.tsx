@@ -43,7 +43,7 @@ export function PolicyResultPage() {
       <Anchor component={Link} to={withZone(PATHS.reportsPolicyResults, zoneId)} size="sm">
         {T.back}
       </Anchor>
-      {result.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {result.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {result.isError && (
         <Alert color={isApiError(result.error, 404) ? 'gray' : 'red'} role="alert">
           {isApiError(result.error, 404) ? T.notFound : TEXTS.generic.unableToLoad}

@@ -61,7 +61,7 @@ export function PolicyResultsPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {results.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {results.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {data && (
         <Table.ScrollContainer minWidth={900}>
           <Table striped highlightOnHover withTableBorder aria-label={T.tableLabel}>

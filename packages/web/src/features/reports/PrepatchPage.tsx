@@ -64,7 +64,7 @@ export function PrepatchPage() {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {report.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {report.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {data && (
         <>
           <Text size="sm">

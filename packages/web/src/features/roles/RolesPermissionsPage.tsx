@@ -97,7 +97,7 @@ export function RolesPermissionsPage() {
         </Alert>
       )}
       {(roles.isPending || info.isPending) && !roles.isError && !info.isError && (
-        <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />
+        <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />
       )}
       {roles.data && (
         <Box component="dl" m={0}>

@@ -30,7 +30,7 @@ function ZoneSessionSettings({ zoneId }: { zoneId: number }) {
     }
   };
 
-  if (settings.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (settings.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (settings.isError) {
     return (
       <Alert color="red" role="alert">

@@ -9,7 +9,7 @@ import { useSoftwareDevices } from './software.api';
 /** The devices having a package, each linking to its details. */
 export function SoftwareDevices({ zoneId, name }: { zoneId: number; name: string }) {
   const devices = useSoftwareDevices(zoneId, name);
-  if (devices.isPending) return <Loader size="xs" aria-label={CONSOLE_TEXTS.loading} />;
+  if (devices.isPending) return <Loader size="xs" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (!devices.data || devices.data.data.length === 0) return <Text size="sm">{CONSOLE_TEXTS.software.noDevices}</Text>;
   return (
     <List size="sm" aria-label={CONSOLE_TEXTS.software.devicesOf(name)}>

@@ -81,7 +81,7 @@ export function SoftwarePage() {
           ]}
         />
       </Group>
-      {software.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {software.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {software.data && rows.length === 0 && <Text c="dimmed">{T.empty}</Text>}
       {rows.length > 0 && (
         <Table.ScrollContainer minWidth={800}>

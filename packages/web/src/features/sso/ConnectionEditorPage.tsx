@@ -111,7 +111,7 @@ export function ConnectionDetailPage() {
     void queryClient.invalidateQueries({ queryKey: ssoKeys.account(accountId) });
   }, [accountId, queryClient]);
 
-  if (connection.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (connection.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (connection.isError)
     return (
       <Frame title={SSO_TEXTS.connections.title}>

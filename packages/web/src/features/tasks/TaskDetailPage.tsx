@@ -82,7 +82,7 @@ export function TaskDetailPage() {
       </Group>
     </Anchor>
   );
-  if (task.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (task.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const t = task.data;
   if (!t) {
     return (

@@ -131,7 +131,7 @@ export function TasksPage() {
               </Button>
             )}
           </Group>
-          {tasks.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+          {tasks.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
           {tasks.data && (
             <TaskTable
               zoneId={zoneId}

@@ -42,7 +42,7 @@ function OwnWorklets({ zoneId }: { zoneId: number }) {
       <Title order={2} fz="h4">
         {T.ownTitle}
       </Title>
-      {own.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {own.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {own.data && own.data.size === 0 && <Text size="sm">{T.noWorklets}</Text>}
       {own.data && own.data.size > 0 && (
         <List size="sm">
@@ -119,7 +119,7 @@ export function WorkletCatalogPage() {
             </Button>
           )}
         </Group>
-        {catalog.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+        {catalog.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
         {catalog.data && rows.length === 0 && <Text size="sm">{T.noMatch}</Text>}
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           {rows.map((w) => (

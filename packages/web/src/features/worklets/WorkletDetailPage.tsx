@@ -42,7 +42,7 @@ export function WorkletDetailPage() {
       </Group>
     </Anchor>
   );
-  if (worklet.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (worklet.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const w = worklet.data;
   if (!w) {
     return (

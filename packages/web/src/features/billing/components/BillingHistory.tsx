@@ -18,7 +18,7 @@ export function BillingHistory({ zoneId }: { zoneId: number }) {
     <Stack gap="sm">
       <Title order={3}>{T.historyTitle}</Title>
       {invoices.isPending ? (
-        <Loader size="sm" aria-label={T.historyTitle} />
+        <Loader size="sm" role="progressbar" aria-label={T.historyTitle} />
       ) : invoices.isError ? (
         <Text c="red">{errorText(invoices.error)}</Text>
       ) : rows.length === 0 ? (

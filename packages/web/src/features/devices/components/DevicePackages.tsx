@@ -95,7 +95,7 @@ export function DevicePackages({
           />
         )}
       </Group>
-      {packages.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {packages.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {packages.data && (
         <Table.ScrollContainer minWidth={720}>
           <Table striped withTableBorder aria-label={label}>

@@ -20,7 +20,7 @@ export function ManualImportDialog({
     <Modal opened={opened} onClose={onClose} title={CONSOLE_TEXTS.devices.manualTitle} size="lg">
       <Stack gap="md">
         <Text size="sm">{CONSOLE_TEXTS.devices.manualIntro}</Text>
-        {info.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+        {info.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
         {info.data && (
           <>
             {info.data.server_url_is_loopback && (

@@ -45,7 +45,7 @@ export function AwaitingImports({ zoneId, awaiting, onShowInstall }: AwaitingImp
           </Button>
         </Stack>
       </Alert>
-      {awaiting.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {awaiting.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {list && list.size === 0 && (
         <Text size="sm" c="dimmed">
           {T.awaitingEmpty}

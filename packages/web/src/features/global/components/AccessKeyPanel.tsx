@@ -30,7 +30,7 @@ export function AccessKeyPanel({ zoneId }: { zoneId: number }) {
           {CONSOLE_TEXTS.accessKey.loadFailed}
         </Alert>
       )}
-      {key.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {key.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {key.data && (
         <Group gap="xs" align="flex-end" wrap="nowrap">
           <TextInput

@@ -89,7 +89,7 @@ export function FeatureFlagsPanel({ accountId, zones }: { accountId: number; zon
           />
           {zoneId !== null && <ZonePlanSelect key={zoneId} accountId={accountId} zoneId={zoneId} />}
         </Group>
-        {flags.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+        {flags.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
         {flags.isError && (
           <Alert color="red" role="alert">
             {TEXTS.generic.pageLoadFailed}

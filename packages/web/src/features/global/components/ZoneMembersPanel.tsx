@@ -113,7 +113,7 @@ export function ZoneMembersPanel({
       <Title order={3} fz="h4">
         {CONSOLE_TEXTS.zoneMembers.title}
       </Title>
-      {users.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {users.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {users.isError && (
         <Alert color="red" role="alert">
           {TEXTS.generic.pageLoadFailed}

@@ -47,7 +47,7 @@ export function DevicePolicies({ zoneId, deviceId }: DevicePoliciesProps) {
           (error: unknown) => notify.apiError(error),
         ),
     });
-  if (policies.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (policies.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   if (policies.isError) return <Text size="sm">{TEXTS.generic.unableToLoad}</Text>;
   const rows = policies.data.data;
   if (rows.length === 0) return <Text size="sm">{T.devicePoliciesEmpty}</Text>;

@@ -29,7 +29,7 @@ export function CveSummaryCards({ zoneId }: { zoneId: number }) {
         {TEXTS.generic.unableToLoad}
       </Alert>
     );
-  if (!summary.data) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (!summary.data) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const s = summary.data;
   return (
     <SimpleGrid

@@ -98,7 +98,7 @@ export function CveTable({ zoneId }: { zoneId: number }) {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {cves.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {cves.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {cves.data && (
         <Table.ScrollContainer minWidth={1000}>
           <Table highlightOnHover withTableBorder aria-label={T.cvesLabel}>

@@ -93,7 +93,7 @@ export function DeadlinesEditor({ zoneId, can }: { zoneId: number; can: Can }) {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {deadlines.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {deadlines.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {deadlines.data && <DeadlinesForm zoneId={zoneId} deadlines={deadlines.data} canEdit={can('Task', 'modify')} />}
     </Stack>
   );

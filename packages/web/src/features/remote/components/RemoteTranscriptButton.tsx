@@ -17,7 +17,7 @@ export function RemoteTranscriptButton({ zoneId, sessionId }: { zoneId: number; 
       </Button>
       <Modal opened={isOpen} onClose={() => setOpen(false)} title={T.transcriptTitle} size="xl">
         {transcript.isPending ? (
-          <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />
+          <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />
         ) : transcript.isError ? (
           <Alert color="red" role="alert">
             {TEXTS.generic.pageLoadFailed}

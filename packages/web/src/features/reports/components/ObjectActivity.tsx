@@ -43,7 +43,7 @@ export function ObjectActivity({ zoneId, object, label }: Props) {
           {TEXTS.generic.unableToLoad}
         </Alert>
       )}
-      {events.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+      {events.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
       {events.data && (
         <>
           <ActivityTable events={events.data.data} label={label} />

@@ -57,7 +57,7 @@ export function BatchFrame({ back, tabs, tabsLabel, extra, hasReviewInHeader = t
       </Group>
     </Anchor>
   );
-  if (batch.isPending) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (batch.isPending) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   const b = batch.data;
   if (!b) {
     return (

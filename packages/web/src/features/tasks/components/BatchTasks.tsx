@@ -23,7 +23,7 @@ export function BatchTasks({ zoneId, batchId, can }: { zoneId: number; batchId: 
         {TEXTS.generic.unableToLoad}
       </Alert>
     );
-  if (!tasks.data) return <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />;
+  if (!tasks.data) return <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />;
   return (
     <Stack gap="sm">
       {pendingCount > 0 && (

@@ -119,7 +119,7 @@ export function UploadScanDialog({ opened, zoneId, onClose, onFinish }: UploadSc
         <UploadSteps phase={phase.step} isVerified={isVerified} />
         {phase.step === 'choose' && (
           <>
-            {formats.isPending && <Loader size="sm" aria-label={CONSOLE_TEXTS.loading} />}
+            {formats.isPending && <Loader size="sm" role="progressbar" aria-label={CONSOLE_TEXTS.loading} />}
             {formats.isError && (
               <Alert color="red" role="alert">
                 {T.formatsFailed}
