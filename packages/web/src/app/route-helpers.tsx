@@ -1,7 +1,6 @@
-import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import type { PlaceholderId } from '../features/placeholders/placeholder-pages';
+import type { LoaderFunctionArgs } from 'react-router';
 import type * as GuardsModule from './guards';
-import { lazyLoader, lazyPage } from './chunks';
+import { lazyLoader } from './chunks';
 
 type Guards = typeof GuardsModule;
 
@@ -11,19 +10,6 @@ type Guards = typeof GuardsModule;
  */
 export function g(make: (guards: Guards) => (args: LoaderFunctionArgs) => unknown) {
   return lazyLoader(() => import('./guards'), make);
-}
-
-/** A signed-in page that shows its empty state until its feature arrives. */
-export function placeholder(page: PlaceholderId, level: 1 | 2 = 1): Pick<RouteObject, 'lazy'> {
-  return {
-    lazy: lazyPage(
-      () => import('../features/placeholders/PlaceholderPage'),
-      ({ PlaceholderPage }) =>
-        function Placeholder() {
-          return <PlaceholderPage page={page} level={level} />;
-        },
-    ),
-  };
 }
 
 /** A PATHS entry as a path relative to the /console basename. */
