@@ -10,6 +10,7 @@ import {
 import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import { queryRows } from '../db/raw';
 import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/devices.schema';
+import { organizations } from '../db/schema';
 import { onlineAt } from '../modules/devices/presence.store';
 
 /**
@@ -76,9 +77,19 @@ export async function findSlots(db: Exec, policyIds: number[]): Promise<SlotRow[
  */
 export async function lockDueSlots(tx: Tx, now: Date, limit: number) {
   return tx
-    .select({ slot: policyScheduleSlots, policy: policies })
+    .select({
+      slot: policyScheduleSlots,
+      policy: policies,
+      // What the plan rules read of the policy's zone: a type outside its plan does not run.
+      zone: {
+        plan: organizations.plan,
+        trialEndTime: organizations.trialEndTime,
+        trialExpired: organizations.trialExpired,
+      },
+    })
     .from(policyScheduleSlots)
     .innerJoin(policies, eq(policies.id, policyScheduleSlots.policyId))
+    .innerJoin(organizations, eq(organizations.id, policies.organizationId))
     .where(and(lte(policyScheduleSlots.nextRunAt, now), eq(policies.status, 'active'), isNull(policies.deletedAt)))
     .orderBy(asc(policyScheduleSlots.nextRunAt))
     .limit(limit)

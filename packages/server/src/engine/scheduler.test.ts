@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyRuns } from '../db/policies.schema';
+import { organizations } from '../db/schema';
 import { startTestApp, type TestApp } from '../test/app';
 import { flushLastSeen, checkinAs, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
@@ -10,6 +11,7 @@ import { createPolicyEngine } from './scheduler';
 import {
   buildPolicyZone,
   commandsOf,
+  customPolicyBody,
   inventoriedDevice,
   patch,
   patchPolicyBody,
@@ -308,5 +310,30 @@ describe('due timer', () => {
     } finally {
       await engine.stop();
     }
+  });
+});
+
+describe('a zone that leaves the plan', () => {
+  it('keeps its worklet policy’s schedule but makes no run until it upgrades again', async () => {
+    clock.set('2026-04-01T09:00:00.000Z');
+    const z = await buildPolicyZone(nodeA);
+    const p = await create(z, customPolicyBody([z.defaultGroupId], {}, { name: 'Hardening', ...EVERY_DAY_AT_2 }));
+    const setPlan = (plan: 'patch' | 'manage') =>
+      db.db.update(organizations).set({ plan, trialEndTime: null }).where(eq(organizations.id, z.o));
+
+    await setPlan('patch');
+    clock.set('2026-04-02T02:00:10.000Z');
+    await Promise.all([nodeA.app.policyEngine.tick(), nodeB.app.policyEngine.tick()]);
+    expect(await runsOf([p.id])).toEqual([]);
+    const admin = await adminOf(z);
+    expect((await admin.get(`/api/policies/${p.id}?o=${z.o}`)).body.next_run_time).toBe('2026-04-03T02:00:00.000Z');
+    const now = await admin.post(`/api/policies/${p.id}/action?o=${z.o}`, { action: 'remediateAll' });
+    expect(now.status).toBe(403);
+    expect(now.body.code).toBe('plans.feature_unavailable');
+
+    await setPlan('manage');
+    clock.set('2026-04-03T02:00:10.000Z');
+    await Promise.all([nodeA.app.policyEngine.tick(), nodeB.app.policyEngine.tick()]);
+    expect((await runsOf([p.id])).map((r) => r.scheduledFor?.toISOString())).toEqual(['2026-04-03T02:00:00.000Z']);
   });
 });

@@ -8,6 +8,8 @@ import { applyCommandResult, closeOpenRuns, queueCatchUps, syncResults } from '.
 import { addNewLocalSlots, nextRunOf } from './slots';
 import { advanceWindows } from '../modules/maintenance-windows/maintenance-windows.service';
 import { queueWaitingJobs } from '../modules/remediation/tasks/task-dispatch.service';
+import { POLICY_TYPE_FEATURE } from '@patchwell/core/rules/entitlements';
+import { zoneHasFeature } from '../modules/zones/entitlements.service';
 
 /**
  * The policy scheduler. Every node runs it; coordination is in PostgreSQL, never in memory:
@@ -59,16 +61,20 @@ export async function claimDueSlots(ctx: Pick<AppContext, 'db' | 'clock'>): Prom
     const { locked, made } = await ctx.db.transaction(async (tx) => {
       const due = await lockDueSlots(tx, now, SLOT_BATCH);
       let made = 0;
-      for (const { slot, policy } of due) {
+      for (const { slot, policy, zone } of due) {
         const scheduledFor = slot.nextRunAt!;
-        const run = await insertScheduledRun(tx, {
-          policyId: policy.id,
-          organizationId: policy.organizationId,
-          trigger: now.getTime() - scheduledFor.getTime() > LATE_AFTER_MS ? 'catch_up' : 'schedule',
-          tzKey: slot.tzKey,
-          scheduledFor,
-          now,
-        });
+        // A worklet or required-software policy of a zone that left the plan keeps its
+        // schedule but makes no run until the zone upgrades again (the run-now route says why).
+        const run = !zoneHasFeature(ctx, zone, POLICY_TYPE_FEATURE[policy.type])
+          ? null
+          : await insertScheduledRun(tx, {
+              policyId: policy.id,
+              organizationId: policy.organizationId,
+              trigger: now.getTime() - scheduledFor.getTime() > LATE_AFTER_MS ? 'catch_up' : 'schedule',
+              tzKey: slot.tzKey,
+              scheduledFor,
+              now,
+            });
         if (run) made++;
         // From now, not from the missed instant: a node down for a week owes one run, not seven.
         await setSlotNextRun(tx, slot.id, nextRunOf(policy, slot.tzKey, now));

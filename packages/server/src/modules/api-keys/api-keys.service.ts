@@ -53,7 +53,8 @@ function invalidKey(): AppError {
  * they hold now, narrowed to the key's zone; a key for every zone (`organization_id`
  * null) works only while its owner is still a global administrator. Nothing is cached,
  * so a revocation, a lost role or a disabled owner applies to the very next request.
- * @throws AppError 401 `auth.invalid_api_key`.
+ * @throws AppError 401 `auth.invalid_api_key`; 403 `plans.feature_unavailable` when the plan
+ *   governing the key (its zone's, or the account's) no longer includes API access.
  */
 export async function authenticateApiKey(
   ctx: AppContext,
@@ -67,6 +68,9 @@ export async function authenticateApiKey(
   if (owner.status !== 'active' || owner.locked) throw invalidKey();
   const isGlobalAdmin = owner.accountRbacRole === 'global-admin';
   if (found.key.organizationId === null && !isGlobalAdmin) throw invalidKey();
+  // A key keeps existing when its zone leaves the plan, but works again only after an upgrade.
+  if (!found.plan) throw invalidKey();
+  requireFeature(ctx, found.plan, 'api_access');
 
   const lastUsed = found.key.lastUsedAt;
   if (!lastUsed || now.getTime() - lastUsed.getTime() >= TOUCH_INTERVAL_MS) await touchKey(ctx.db, found.key.id, now);

@@ -1,12 +1,19 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { apiKeys, userZoneRoles, users } from '../../db/schema';
+import { apiKeys, organizations, userZoneRoles, users } from '../../db/schema';
+
+type PlanRow = {
+  plan: (typeof organizations.$inferSelect)['plan'];
+  trialEndTime: Date | string | null;
+  trialExpired: boolean;
+};
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /**
  * The key with this hash and what authenticating it needs of its owner, in one query:
- * status, lock, account role and the owner's current zone roles.
+ * status, lock, account role and the owner's current zone roles; and the plan that governs
+ * it (its zone's, or for a key of every zone the account's top-level zone's).
  */
 export async function findKeyForAuth(db: Db, keyHash: string) {
   const [row] = await db
@@ -28,6 +35,12 @@ export async function findKeyForAuth(db: Db, keyHash: string) {
       roles: sql<{ o: number; r: number }[]>`coalesce((
         select json_agg(json_build_object('o', ${userZoneRoles.organizationId}, 'r', ${userZoneRoles.roleId}))
         from ${userZoneRoles} where ${userZoneRoles.userId} = ${users.id}), '[]'::json)`,
+      plan: sql<PlanRow | null>`(
+        select json_build_object('plan', o.plan, 'trialEndTime', o.trial_end_time, 'trialExpired', o.trial_expired)
+          from ${organizations} o
+         where o.id = coalesce(${apiKeys.organizationId}, (
+           select t.id from ${organizations} t where t.account_id = ${users.accountId} and t.parent_id is null
+            order by t.id limit 1)))`,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
@@ -37,6 +50,11 @@ export async function findKeyForAuth(db: Db, keyHash: string) {
     row && {
       ...row,
       roles: row.roles.map((r) => ({ organizationId: Number(r.o), roleId: Number(r.r) })),
+      // json_build_object gives the time as text.
+      plan: row.plan && {
+        ...row.plan,
+        trialEndTime: row.plan.trialEndTime === null ? null : new Date(row.plan.trialEndTime),
+      },
     }
   );
 }

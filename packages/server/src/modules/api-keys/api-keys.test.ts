@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiKeyList, ZCreatedApiKey } from '@patchwell/core/users/api-keys.schema';
-import { apiKeys, userZoneRoles, users } from '../../db/schema';
+import { apiKeys, organizations, userZoneRoles, users } from '../../db/schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { call, clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildAccount, buildUser, buildZone } from '../../test/factories';
@@ -165,6 +165,33 @@ describe('Authorization: Bearer <API key>', () => {
     const refused = await bearer.get(`/api/orgs/${zoneA.id}`);
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe('auth.invalid_api_key');
+  });
+
+  it('stops working while its plan is below Standard, and works again after an upgrade', async () => {
+    const { zoneA, zoneB, session } = await setup({ globalAdmin: true });
+    const zoneKey = clientFor(t, { bearer: (await createKey(session, zoneB.id)).key });
+    const allKey = clientFor(t, { bearer: (await createKey(session, zoneA.id, { name: 'all', zone_id: null })).key });
+    const setPlan = (zoneId: number, plan: 'patch' | 'tier3') =>
+      t.db.update(organizations).set({ plan, trialEndTime: null }).where(eq(organizations.id, zoneId));
+
+    // Zone B leaves the plan: its key is refused; the all-zones key follows the account's
+    // plan (zone A, its top-level zone) and still reaches zone B.
+    await setPlan(zoneB.id, 'patch');
+    const refused = await zoneKey.get(`/api/orgs/${zoneB.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'plans.feature_unavailable' });
+    expect(refused.body.message).toMatch(/^Feature Unavailable: API access needs the Standard plan/);
+    expect((await allKey.get(`/api/orgs/${zoneB.id}`)).status).toBe(200);
+
+    await setPlan(zoneA.id, 'patch');
+    expect((await allKey.get(`/api/orgs/${zoneA.id}`)).status).toBe(403);
+    // The console (a session) is never gated: the keys stay listed, for revoking.
+    expect((await session.get(`/api/users/self/api_keys?o=${zoneA.id}`)).body).toHaveLength(2);
+
+    await setPlan(zoneA.id, 'tier3');
+    await setPlan(zoneB.id, 'tier3');
+    expect((await zoneKey.get(`/api/orgs/${zoneB.id}`)).status).toBe(200);
+    expect((await allKey.get(`/api/orgs/${zoneA.id}`)).status).toBe(200);
   });
 
   it('refuses keys of a disabled or locked owner, and an expired key', async () => {

@@ -5,13 +5,15 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../domain/errors';
 import { samlLoginFor } from '../saml-signin/saml-signin.service';
 import { featuresFor } from '../shell/shell.service';
-import { isTrialExpired } from '../zones/entitlements.service';
+import { hasFeature } from '@patchwell/core/rules/entitlements';
+import { isTrialExpired, tierSubject } from '../zones/entitlements.service';
 import { findPrefs, findProfileUser, findUserZones, findZonesByIds, type ZoneRow } from './profile.store';
 
 type ZoneFields = Omit<ZoneRow, 'roleId'>;
 
 function toProfileOrg(zone: ZoneFields, now: Date, samlLogin: ((zoneId: number) => string) | null): ProfileOrg {
-  const samlEnabled = Boolean(zone.saml?.enabled);
+  // A zone that left the plan keeps its "require SSO" setting, unenforced: its users sign in with passwords.
+  const samlEnabled = Boolean(zone.saml?.enabled) && hasFeature(tierSubject(zone, now), 'sso', now.getTime());
   // Where 'Continue To Login' goes for a zone that requires SAML: its stored address, else
   // the sign-in through the user's own connection.
   const samlRedirect = zone.saml?.redirect ?? (samlEnabled && samlLogin ? samlLogin(zone.id) : null);

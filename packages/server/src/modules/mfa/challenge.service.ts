@@ -14,10 +14,10 @@ import {
   findChallenge,
   findFactor,
   insertChallenge,
-  isMfaRequired,
   resetFailedCodes,
   type ChallengeRow,
 } from './mfa.store';
+import { isMfaRequired } from './requirement.service';
 
 /**
  * The sign-in's second step. After the right password, a user with MFA (or under a
@@ -41,7 +41,7 @@ export async function startSecondFactor(
   userId: number,
 ): Promise<{ purpose: 'verify' | 'enrol'; token: string } | null> {
   const factor = await findFactor(ctx.db, userId);
-  const purpose = factor?.confirmedAt ? 'verify' : (await isMfaRequired(ctx.db, userId)) ? 'enrol' : null;
+  const purpose = factor?.confirmedAt ? 'verify' : (await isMfaRequired(ctx, userId)) ? 'enrol' : null;
   if (!purpose) return null;
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { samlConnections } from '../../db/sso.schema';
+import { accounts, organizations } from '../../db/schema';
 import { activityLog } from '../../db/activity.schema';
 import { bodyOf, startTestApp, type TestApp } from '../../test/app';
 import { buildAccountWithUser, buildUser } from '../../test/factories';
@@ -127,6 +128,45 @@ describe('requiring MFA', () => {
     // The admin's own session stays; their next sign-in asks them too.
     const own = await passwordStep(t, admin.email, admin.password, fromNewAddress());
     expect(own.body.code).toBe('auth.mfa_enrolment_required');
+  });
+
+  it('stops applying while the zone or the account is below Standard, and applies again after an upgrade', async () => {
+    const { account, zone, user: admin } = await buildAccountWithUser(t.db, { roleId: 1, globalAdmin: false });
+    const member = await buildUser(t.db, { accountId: account.id, zones: { [zone.id]: 2 } });
+    const adminSession = await session(admin.email, admin.password);
+    expect((await put(`/api/orgs/${zone.id}/require-mfa`, { enabled: true }, adminSession)).status).toBe(200);
+    const setPlan = (plan: 'patch' | 'manage') =>
+      t.db.update(organizations).set({ plan, trialEndTime: null }).where(eq(organizations.accountId, account.id));
+
+    // On Basic the setting is kept but no one is sent to enrol; the profile says so too.
+    await setPlan('patch');
+    expect((await passwordStep(t, member.email, member.password, fromNewAddress())).status).toBe(200);
+    const own = await t.request('/api/users/self/tfa', { headers: { cookie: adminSession } });
+    expect(await bodyOf(own)).toMatchObject({ required: false });
+    const security = await t.request(`/api/orgs/${zone.id}/security`, { headers: { cookie: adminSession } });
+    expect(await bodyOf(security)).toMatchObject({ require_mfa: true });
+    // An unexpired trial of Basic qualifies, as for every gated feature.
+    await t.db
+      .update(organizations)
+      .set({ trialEndTime: new Date(t.clock.now().getTime() + 86_400_000) })
+      .where(eq(organizations.id, zone.id));
+    expect((await passwordStep(t, member.email, member.password, fromNewAddress())).body.code).toBe(
+      'auth.mfa_enrolment_required',
+    );
+
+    await setPlan('manage');
+    expect((await passwordStep(t, member.email, member.password, fromNewAddress())).body.code).toBe(
+      'auth.mfa_enrolment_required',
+    );
+
+    // The account's requirement follows the account's plan (its top-level zone's).
+    expect((await put(`/api/orgs/${zone.id}/require-mfa`, { enabled: false }, adminSession)).status).toBe(200);
+    await t.db.update(accounts).set({ requireMfa: true }).where(eq(accounts.id, account.id));
+    expect((await passwordStep(t, member.email, member.password, fromNewAddress())).body.code).toBe(
+      'auth.mfa_enrolment_required',
+    );
+    await setPlan('patch');
+    expect((await passwordStep(t, member.email, member.password, fromNewAddress())).status).toBe(200);
   });
 
   it('is refused to a zone member without TFA.modify', async () => {

@@ -219,25 +219,36 @@ export async function deleteExpired(db: Exec, now: Date): Promise<void> {
   await db.delete(mfaEmailCodes).where(or(lt(mfaEmailCodes.expiresAt, now), isNotNull(mfaEmailCodes.usedAt)));
 }
 
+/** A zone whose requirement reaches a user, with what the plan rules read of it. */
+export type MfaRequirementRow = {
+  plan: (typeof organizations.$inferSelect)['plan'];
+  trialEndTime: Date | null;
+  trialExpired: boolean;
+};
+
 /**
- * Whether the user must sign in with a second factor: their account requires it, or a zone
- * they hold a role in does (a global administrator reaches every zone of the account, so any
- * of those counts).
+ * The zones whose second-factor requirement reaches the user: their account's top-level zone
+ * when the account requires it (the account's plan is that zone's), and every zone requiring
+ * it where they hold a role (a global administrator reaches every zone of the account). The
+ * service decides with the plan rules whether each one still applies.
  */
-export async function isMfaRequired(db: Exec, userId: number): Promise<boolean> {
-  const rows = await queryRows<{ required: boolean }>(
+export async function findMfaRequirements(db: Exec, userId: number): Promise<MfaRequirementRow[]> {
+  return queryRows<MfaRequirementRow>(
     db as Db,
     sql`
-    select (
-      exists (select 1 from ${users} u join ${accounts} a on a.id = u.account_id
-              where u.id = ${userId} and a.require_mfa)
-      or exists (select 1 from ${userZoneRoles} r join ${organizations} o on o.id = r.organization_id
-                 where r.user_id = ${userId} and o.require_mfa)
-      or exists (select 1 from ${users} u join ${organizations} o on o.account_id = u.account_id
-                 where u.id = ${userId} and u.account_rbac_role = 'global-admin' and o.require_mfa)
-    ) as required`,
+    select o.plan, o.trial_end_time as "trialEndTime", o.trial_expired as "trialExpired"
+      from ${users} u join ${accounts} a on a.id = u.account_id
+      join lateral (select * from ${organizations} t where t.account_id = a.id and t.parent_id is null
+                    order by t.id limit 1) o on true
+     where u.id = ${userId} and a.require_mfa
+    union all
+    select o.plan, o.trial_end_time, o.trial_expired
+      from ${organizations} o
+     where o.require_mfa
+       and (o.id in (select r.organization_id from ${userZoneRoles} r where r.user_id = ${userId})
+            or o.account_id = (select u.account_id from ${users} u
+                                where u.id = ${userId} and u.account_rbac_role = 'global-admin'))`,
   );
-  return Boolean(rows[0]?.required);
 }
 
 /**

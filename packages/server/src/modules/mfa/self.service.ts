@@ -13,14 +13,8 @@ import {
   confirmEnrolment,
   type FactorUser,
 } from './factor.service';
-import {
-  countRecoveryCodesLeft,
-  deleteFactor,
-  findFactor,
-  findFactorUser,
-  isMfaRequired,
-  replaceRecoveryCodes,
-} from './mfa.store';
+import { countRecoveryCodesLeft, deleteFactor, findFactor, findFactorUser, replaceRecoveryCodes } from './mfa.store';
+import { isMfaRequired } from './requirement.service';
 
 /**
  * The signed-in user's own second factor (the profile's MFA section). Each route acts on
@@ -49,7 +43,7 @@ export async function getOwnTfa(ctx: AppContext, authz: Authz, zoneId: number | 
   return {
     tfa_type: factor?.confirmedAt ? factor.type : 'disabled',
     recovery_codes_left: factor?.confirmedAt ? await countRecoveryCodesLeft(ctx.db, user.id) : 0,
-    required: await isMfaRequired(ctx.db, user.id),
+    required: await isMfaRequired(ctx, user.id),
     code_required_to_disable: await codeRequired(ctx, user, zoneId),
   };
 }

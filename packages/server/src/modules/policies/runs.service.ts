@@ -7,8 +7,9 @@ import { insertRun, lockPolicyRunStart } from '../../engine/engine.store';
 import { findDevice } from '../devices/device-list.store';
 import { findZoneDeviceIds } from '../devices/devices.store';
 import { requireZone } from '../zones/zone-access.service';
+import { requireFeature } from '../zones/entitlements.service';
 import type { PoliciesCtx } from './policies.context';
-import { logActivity, requirePolicy } from './policy-access';
+import { logActivity, POLICY_FEATURE, requirePolicy } from './policy-access';
 import {
   countResultsByStatus,
   findDevicePolicies,
@@ -142,7 +143,8 @@ function alreadyRunning(runId: number): AppError {
  * targeted device (`remediateAll`) or on one device of the zone (`remediateServer`),
  * dispatched at once; devices offline now receive it at their next check-in.
  * @throws AppError 409 `policies.run_open` while a run of the policy is open on these devices
- *   (not dispatched yet, or with commands pending or in progress on them).
+ *   (not dispatched yet, or with commands pending or in progress on them); 403
+ *   `plans.feature_unavailable` when the zone's plan no longer includes the policy's type.
  */
 export async function runPolicyNow(
   ctx: PoliciesCtx,
@@ -152,6 +154,8 @@ export async function runPolicyNow(
   body: PolicyActionBody,
 ): Promise<{ run: PolicyRunDetail }> {
   const { zone, policy } = await requirePolicy(ctx, authz, o, id, 'execute');
+  // A policy saved under an earlier plan stays readable; running it needs its plan again.
+  requireFeature(ctx, zone, POLICY_FEATURE[policy.type]);
   let deviceIds = actionDeviceIds(body);
   if (deviceIds) {
     deviceIds = await findZoneDeviceIds(ctx.db, zone.id, deviceIds);

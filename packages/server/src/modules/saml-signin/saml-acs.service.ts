@@ -2,6 +2,7 @@ import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import { SAML_SIGNIN_ERROR } from '@patchwell/core/auth/saml-signin.schema';
 import { isValidRedirect } from '@patchwell/core/rules/redirect';
 import type { AppContext } from '../../context';
+import { accountHasFeature } from '../zones/entitlements.service';
 import { logAccountActivity } from '../activity/activity.service';
 import { createSession, destroySession, type SessionUser } from '../auth/sessions.service';
 import { admitUser } from './saml-provisioning';
@@ -73,6 +74,9 @@ export async function consumeSamlResponse(
   const started = performance.now();
   try {
     if (!client.origin) throw new SamlRefusal('no trusted public origin (set PATCHWELL_PUBLIC_URL)');
+    if (!(await accountHasFeature(ctx, connection.accountId, 'sso'))) {
+      throw new SamlRefusal('the account’s plan no longer includes single sign-on');
+    }
     const now = ctx.clock.now();
     const response = validateSamlResponse(decodeSamlResponse(samlResponse), {
       idpEntityId: connection.idpEntityId,

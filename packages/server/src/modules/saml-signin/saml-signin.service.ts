@@ -4,6 +4,7 @@ import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import { isValidRedirect } from '@patchwell/core/rules/redirect';
 import type { IsSamlQuery, IsSamlResult, SamlLoginQuery } from '@patchwell/core/auth/saml-signin.schema';
 import type { AppContext } from '../../context';
+import { accountHasFeature, requireAccountFeature } from '../zones/entitlements.service';
 import { notFound } from '../../domain/errors';
 import { acsUrl, spEntityId } from '../saml-connections/sp-urls';
 import { takeAttempts, type RateLimit } from '../auth/rate-limits.service';
@@ -46,7 +47,9 @@ export async function isSaml(ctx: AppContext, query: IsSamlQuery, clientAddress:
   const at = email.lastIndexOf('@');
   const domain = at > 0 ? email.slice(at + 1).replace(/\.$/, '') : '';
   const connection = domain ? await findConnectionOfVerifiedDomain(ctx.db, domain) : undefined;
-  if (!connection) return { saml: false, redirect: null };
+  // An account that left the plan keeps its connection, unused: its users sign in with passwords.
+  if (!connection || !(await accountHasFeature(ctx, connection.accountId, 'sso')))
+    return { saml: false, redirect: null };
   return { saml: true, redirect: samlLoginPath(connection.uuid, query.o) };
 }
 
@@ -90,7 +93,8 @@ function authnRequestXml(input: { id: string; issuedAt: Date; destination: strin
  * within 10 minutes) and returns the IdP address to redirect to (HTTP-Redirect binding).
  * Where the console goes afterwards is kept in the row; RelayState carries only the
  * request's id, which proves nothing.
- * @throws AppError 404 for an unknown connection.
+ * @throws AppError 404 for an unknown connection; 403 `plans.feature_unavailable` when the
+ *   account's plan no longer includes single sign-on.
  */
 export async function startSamlLogin(
   ctx: AppContext,
@@ -100,6 +104,7 @@ export async function startSamlLogin(
 ): Promise<string> {
   const connection = await findConnectionByUuid(ctx.db, connectionUuid);
   if (!connection) throw notFound();
+  await requireAccountFeature(ctx, connection.accountId, 'sso');
   const now = ctx.clock.now();
   await deleteExpired(ctx.db, now);
   const id = `_${randomBytes(20).toString('hex')}`;

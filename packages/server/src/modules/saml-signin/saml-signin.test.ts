@@ -295,3 +295,50 @@ describe('POST /api/saml/{uuid}/acs', () => {
     expect(res.status).toBe(400);
   });
 });
+
+/**
+ * Leaving the plan (core/rules/entitlements.ts: single sign-on is Complete's): the connection
+ * stays configured but unused. The address check sends the user to the password form, the
+ * sign-in start is refused with 'Feature Unavailable', a response the IdP sends anyway is
+ * refused with its reason logged, and a zone's "require SSO" no longer sends users away.
+ */
+describe('an account below the Complete plan', () => {
+  const setPlan = (plan: 'manage' | 'tier3') =>
+    t.db.update(organizations).set({ plan, trialEndTime: null }).where(eq(organizations.accountId, accountId));
+
+  it('keeps its connection unused until it upgrades again', async () => {
+    const started = await h.begin(rbac);
+    await t.db
+      .update(organizations)
+      .set({ saml: { enabled: true, redirect: null } })
+      .where(eq(organizations.id, zoneA));
+    await setPlan('manage');
+    try {
+      const asked = await t.request(`/api/user/issaml?email=ann%40corp.example&o=${zoneA}`);
+      expect(await bodyOf(asked)).toEqual({ saml: false, redirect: null });
+
+      const login = await t.request(`/api/saml/${rbac.uuid}/login`, { redirect: 'manual' });
+      expect(login.status).toBe(403);
+      expect((await bodyOf(login)).message).toMatch(/^Feature Unavailable: Single sign-on needs the Complete plan/);
+
+      const res = await h.post(rbac, b64(h.sign(h.build(rbac, started, 'ivy@corp.example'), 'assertion')));
+      expect(res.headers.get('location')).toBe(SAML_REFUSED_LOCATION);
+      expect(sessionCookieOf(res)).toBe('');
+      expect(await h.lastRefusalReason(accountId)).toMatch(/plan no longer includes single sign-on/);
+      expect(await t.db.select().from(users).where(eq(users.email, 'ivy@corp.example'))).toEqual([]);
+
+      const jo = await buildUser(t.db, { accountId, email: 'jo@corp.example', zones: { [zoneA]: 2 } });
+      const { cookie } = await t.signIn(jo.email, jo.password);
+      const profile = await bodyOf(await t.request(`/api/users/self?o=${zoneA}`, { headers: { cookie } }));
+      expect(profile.orgs.find((z: { id: number }) => z.id === zoneA).saml).toEqual({ enabled: false, redirect: null });
+    } finally {
+      await setPlan('tier3');
+    }
+    // Back on Complete, the same connection signs users in again.
+    expect(sessionCookieOf(await signInThrough(rbac, 'ivy@corp.example'))).not.toBe('');
+    await t.db
+      .update(organizations)
+      .set({ saml: { enabled: false, redirect: null } })
+      .where(eq(organizations.id, zoneA));
+  });
+});

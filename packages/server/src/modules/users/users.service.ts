@@ -22,6 +22,7 @@ import { findPrefs } from '../auth/profile.store';
 import { RATE_LIMITS, releaseAttempts, takeAttempts } from '../auth/rate-limits.service';
 import { revokeOpenForUser } from '../invitations/invitations.store';
 import { enterZone, requireZone } from '../zones/zone-access.service';
+import { zoneHasFeature } from '../zones/entitlements.service';
 import { emailInUse, globalAdminManagedGlobally } from './user-errors';
 import {
   countZonesOf,
@@ -163,7 +164,7 @@ async function updateSelf(ctx: AppContext, authz: Authz, input: UpdateUserInput)
   if (body.firstname !== undefined) patch.firstname = body.firstname;
   if (body.lastname !== undefined) patch.lastname = body.lastname;
   if (body.email !== undefined && body.email !== current.email) {
-    if (zone.saml.enabled) {
+    if (zone.saml.enabled && zoneHasFeature(ctx, zone, 'sso')) {
       const message = ERROR_CATALOGUE['users.email_saml'].message;
       throw new AppError('users.email_saml', { fieldErrors: { email: [message] } });
     }

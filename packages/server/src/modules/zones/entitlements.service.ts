@@ -25,19 +25,45 @@ export function isTrialExpired(zone: Pick<ZoneRow, 'trialEndTime' | 'trialExpire
 }
 
 /**
+ * Does `zone`'s plan (or unexpired trial) include `feature` now? For what a zone has already set
+ * up and keeps running, e.g. a requirement that stops applying when its plan is left.
+ */
+export function zoneHasFeature(
+  ctx: Pick<AppContext, 'clock'>,
+  zone: Pick<ZoneRow, 'plan' | 'trialEndTime' | 'trialExpired'>,
+  feature: Feature,
+): boolean {
+  const now = ctx.clock.now();
+  return hasFeature(tierSubject(zone, now), feature, now.getTime());
+}
+
+/**
  * Refuses when `zone`'s plan (or unexpired trial) does not include `feature`. For
  * `create_zone` pass the new zone's parent. Remote control and zone creation keep the codes
  * the console already matches on; every other feature answers 403 `plans.feature_unavailable`
  * ('Feature Unavailable: … needs the Standard plan …').
  */
-export function requireFeature(ctx: Pick<AppContext, 'clock'>, zone: ZoneRow, feature: Feature): void {
-  const now = ctx.clock.now();
-  if (hasFeature(tierSubject(zone, now), feature, now.getTime())) return;
+export function requireFeature(
+  ctx: Pick<AppContext, 'clock'>,
+  zone: Pick<ZoneRow, 'plan' | 'trialEndTime' | 'trialExpired'>,
+  feature: Feature,
+): void {
+  if (zoneHasFeature(ctx, zone, feature)) return;
   if (feature === 'remote_control') throw appError('remote.upgrade');
   if (feature === 'create_zone') throw appError('zones.tier_required');
   throw appError('plans.feature_unavailable', {
     wording: { feature: FEATURE_RULES[feature].label, plan: planLabelFor(feature) },
   });
+}
+
+/** {@link zoneHasFeature} for the account: its plan is its top-level organisation's. */
+export async function accountHasFeature(
+  ctx: Pick<AppContext, 'clock' | 'db'>,
+  accountId: number,
+  feature: Feature,
+): Promise<boolean> {
+  const top = await findTopLevelZone(ctx.db, accountId);
+  return top !== undefined && zoneHasFeature(ctx, top, feature);
 }
 
 /**
