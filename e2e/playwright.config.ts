@@ -51,7 +51,8 @@ export default defineConfig({
     command: 'npm start',
     cwd: '..',
     url: `${baseURL}/readyz`,
-    timeout: 120_000,
+    // `npm start` builds the console first: a loaded machine needs minutes for that.
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {
