@@ -60,8 +60,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       PATCHWELL_DEMO: '1',
-      // The password pages are behind the first authentication milestone flag (spec A section 2).
-      PATCHWELL_FLAGS: 'auth_milestone_1=1',
+      // The password pages are behind the first authentication milestone flag (spec A section 2);
+      // /manage/maintenance-windows behind its own.
+      PATCHWELL_FLAGS: 'auth_milestone_1=1,maintenance_windows=1',
       LOG_LEVEL: 'warn',
       SMTP_URL: process.env.E2E_SMTP_URL!,
       MAIL_FROM: 'Patchwell <noreply@patchwell.test>',
