@@ -145,6 +145,22 @@ async function walkIndex(db: Db, zoneId: number, sort: DeviceSort, offset: numbe
   return { ids: rows.map((r) => r.id), size };
 }
 
+/** The matching devices' ids (`id`) and sort keys (`k`): the joins the filter and the sort need. */
+function matchesWithKey(zoneId: number, filter: DeviceFilter, sort: DeviceSort, now: Date): SQL {
+  const joins: SQL[] = [];
+  if (filter.status === 'online') {
+    joins.push(
+      sql`join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id} and ${devicePresence.onlineUntil} > ${now.toISOString()}::timestamptz`,
+    );
+  } else if (sort.field === 'last_seen_at') {
+    joins.push(sql`left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}`);
+  }
+  if (sort.field === 'group_name') joins.push(sql`join ${serverGroups} on ${serverGroups.id} = ${devices.groupId}`);
+  return sql`select ${devices.id} as id, ${SORT_KEYS[sort.field]} as k
+               from ${devices} ${sql.join(joins, sql` `)}
+              where ${filterWhere(zoneId, filter, now)}`;
+}
+
 /**
  * A filtered list: the matching devices are read once, with their sort key, into a
  * materialized set that gives both the count and the page. Two statements (page, count)
@@ -159,24 +175,11 @@ async function gatherMatches(
   /** `limit` null: every match from `offset` on. */
   options: { offset: number; limit: number | null; now: Date },
 ): Promise<PageIds> {
-  const joins: SQL[] = [];
-  if (filter.status === 'online') {
-    joins.push(
-      sql`join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id} and ${devicePresence.onlineUntil} > ${options.now.toISOString()}::timestamptz`,
-    );
-  } else if (sort.field === 'last_seen_at') {
-    joins.push(sql`left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}`);
-  }
-  if (sort.field === 'group_name') joins.push(sql`join ${serverGroups} on ${serverGroups.id} = ${devices.groupId}`);
   const dir = direction(sort);
   const rows = await queryRows<{ n: number | string; id: number | null }>(
     db,
     sql`
-      with m as materialized (
-        select ${devices.id} as id, ${SORT_KEYS[sort.field]} as k
-          from ${devices} ${sql.join(joins, sql` `)}
-         where ${filterWhere(zoneId, filter, options.now)}
-      )
+      with m as materialized (${matchesWithKey(zoneId, filter, sort, options.now)})
       select c.n, pg.id
         from (select count(*) as n from m) c
         left join lateral (select m.id, m.k from m order by m.k ${dir}, m.id limit ${options.limit} offset ${options.offset}) pg on true
@@ -234,8 +237,10 @@ export async function findDevices(
 
 /**
  * Every matching device's id, in the list's order: the CSV export reads them once, then the
- * rows a thousand at a time, so it reads the matches once instead of once per page, and a
- * device changing meanwhile neither moves between pages nor appears twice.
+ * rows page by page, so it reads the matches once instead of once per page, and a device
+ * changing meanwhile neither moves between pages nor appears twice. The ids come as one text
+ * value: 100,000 rows would each become a JavaScript object (and cross from PGlite's
+ * WebAssembly one value at a time).
  */
 export async function findAllDeviceIds(
   db: Db,
@@ -243,7 +248,12 @@ export async function findAllDeviceIds(
   filter: DeviceFilter,
   options: { sort: DeviceSort; now: Date },
 ): Promise<number[]> {
-  return (await gatherMatches(db, zoneId, filter, options.sort, { offset: 0, limit: null, now: options.now })).ids;
+  const [row] = await queryRows<{ ids: string | null }>(
+    db,
+    sql`select string_agg(m.id::text, ',' order by m.k ${direction(options.sort)}, m.id) as ids
+          from (${matchesWithKey(zoneId, filter, options.sort, options.now)}) m`,
+  );
+  return row?.ids ? row.ids.split(',').map(Number) : [];
 }
 
 /** One device of the zone, not removed (undefined for another zone's). */
