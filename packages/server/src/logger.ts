@@ -1,5 +1,5 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
-import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type LogFn, type Logger } from 'pino';
+import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
 /**
@@ -144,49 +144,79 @@ export class RequestLogController extends LogController {
   }
 }
 
-const LOG_METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
- * Fastify's child logger factory, giving each request a logger that is made on its first line
- * at an enabled level. Fastify makes a pino child per request for its request id, and with our
- * redaction (wildcard paths) pino passes every binding through the redactor as it makes one:
- * about 17 µs a request, the largest single cost of an agent check-in, for a logger that most
- * requests never write to. The lines written are the same: the real child has the same
- * bindings and options.
+ * A request's logger that makes its pino child on the first line at an enabled level. Fastify
+ * makes a pino child per request for its request id, and with our redaction (wildcard paths)
+ * pino passes every binding through the redactor as it makes one: about 17 µs a request, the
+ * largest single cost of an agent check-in, for a logger that most requests never write to.
+ * The lines are the same: the real child has the same bindings and options. A class, so that
+ * a request costs one object and no closures.
  */
+class LazyChildLogger {
+  private real: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private made(): FastifyBaseLogger {
+    return (this.real ??= this.parent.child(this.bindings, this.options));
+  }
+
+  /** As a pino child decides: the route's own level (`logLevel`), else the parent's. */
+  private enabled(method: LogMethod): boolean {
+    const { level } = this.options;
+    if (level === undefined) return this.parent.isLevelEnabled(method);
+    const values = this.parent.levels.values;
+    return values[method]! >= (values[level] ?? Infinity);
+  }
+
+  private write(method: LogMethod, args: unknown[]): void {
+    if (this.real || this.enabled(method)) (this.made()[method] as (...a: unknown[]) => void)(...args);
+  }
+
+  get level(): string {
+    return this.real?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.made().level = level;
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.made().child(bindings, options);
+  }
+}
+
+/** Fastify's child logger factory: a {@link LazyChildLogger} per request. */
 export function lazyChildLogger(
   parent: FastifyBaseLogger,
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
-  let real: FastifyBaseLogger | undefined;
-  const get = () => (real ??= parent.child(bindings, options));
-  const root = parent as Logger;
-  // A route's own level (`logLevel`) or, as pino children do, the parent's.
-  const enabled = (method: (typeof LOG_METHODS)[number]) =>
-    options.level === undefined
-      ? root.isLevelEnabled(method)
-      : root.levels.values[method]! >= (root.levels.values[options.level] ?? Infinity);
-  const write = (method: (typeof LOG_METHODS)[number]): LogFn =>
-    ((...args: Parameters<LogFn>) => {
-      if (real) return real[method](...args);
-      if (enabled(method)) return get()[method](...args);
-    }) as LogFn;
-  const lazy: FastifyBaseLogger = {
-    get level() {
-      return real?.level ?? options.level ?? parent.level;
-    },
-    set level(level: string) {
-      get().level = level;
-    },
-    fatal: write('fatal'),
-    error: write('error'),
-    warn: write('warn'),
-    info: write('info'),
-    debug: write('debug'),
-    trace: write('trace'),
-    silent: () => undefined,
-    child: (b: Bindings, o?: ChildLoggerOptions) => get().child(b, o),
-  };
-  return lazy;
+  return new LazyChildLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }
