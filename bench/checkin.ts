@@ -47,24 +47,34 @@ const serverEnv = (databaseUrl: string | undefined): Record<string, string> => (
 });
 
 function psql(url: string, command: string): string {
-  return execFileSync('psql', [url, '-XAtc', command], { encoding: 'utf8' }).trim();
+  return execFileSync('psql', [url, '-XAtc', command], {
+    encoding: 'utf8',
+    env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' },
+  }).trim();
 }
 
-/** Starts the server once (migrations, the administrator's zone), then writes the fleet straight to its database. */
-async function seed(dataDir: string, databaseUrl: string | undefined): Promise<Fleet> {
-  let zoneId = 0;
-  // A server that overran its shutdown grace (a loaded machine) exits before PGlite wrote its
-  // data: start it again until it stops cleanly, so the zone is on disk before seeding.
+/**
+ * Starts the server on an empty database (migrations, the administrator's zone) and returns the
+ * zone. A server that overran its shutdown grace (a loaded machine) exits before PGlite wrote
+ * its data: it is started again until it stops cleanly, so the zone is on disk before seeding.
+ */
+async function bootstrapZone(dataDir: string, databaseUrl: string | undefined): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const server = await startServer({ port: PORT, dataDir, env: serverEnv(databaseUrl) });
+    let zoneId: number;
     try {
       zoneId = (await benchSession(server.url)).zoneId;
     } finally {
       await server.stop();
     }
-    if (server.child.exitCode === 0) break;
+    if (server.child.exitCode === 0) return zoneId;
     if (attempt === 3) throw new Error(`the seeding server exited with ${server.child.exitCode}`);
   }
+}
+
+/** The zone, then the fleet written straight to the stopped server's database. */
+async function seed(dataDir: string, databaseUrl: string | undefined): Promise<Fleet> {
+  const zoneId = await bootstrapZone(dataDir, databaseUrl);
   const bodies = new Array<string>(DEVICES);
   const report = await seedDevices(
     { databaseUrl, pgliteDataDir: join(dataDir, 'pglite') },
