@@ -12,8 +12,6 @@
  *   within milliseconds of their commit; while it is not listening the feed is untrusted and
  *   the caches are bypassed, and every (re)connection empties them.
  */
-import type { Db } from './client';
-
 export const CACHE_CHANNEL = 'patchwell_cache';
 
 export type ChangeFeed = {
@@ -60,13 +58,14 @@ export function createChangeFeed(): ChangeFeedSource {
   };
 }
 
-const feeds = new WeakMap<Db, ChangeFeed>();
+// Keyed by the drizzle database object (typed loosely: client.ts, which makes both, imports this file).
+const feeds = new WeakMap<object, ChangeFeed>();
 
-export function registerChangeFeed(db: Db, feed: ChangeFeed): void {
+export function registerChangeFeed(db: object, feed: ChangeFeed): void {
   feeds.set(db, feed);
 }
 
 /** The feed of `db`, or undefined (a database opened without one: nothing may be cached). */
-export function changeFeedOf(db: Db): ChangeFeed | undefined {
+export function changeFeedOf(db: object): ChangeFeed | undefined {
   return feeds.get(db);
 }
