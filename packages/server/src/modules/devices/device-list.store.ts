@@ -119,12 +119,30 @@ function isUnfiltered(f: DeviceFilter): boolean {
 
 type PageIds = { ids: number[]; size: number };
 
+/** How many live devices the zone has (read from the small OS index). */
+export async function countLiveDevices(db: Db, zoneId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(devices)
+    .where(and(eq(devices.organizationId, zoneId), isNull(devices.removedAt)));
+  return row?.n ?? 0;
+}
+
+/** Counts the zone's live devices: {@link countLiveDevices}, or a caller's cache of it. */
+export type CountLive = (db: Db, zoneId: number) => Promise<number>;
+
 /**
  * The whole zone in an indexed order: the page is read off the index (from the index alone,
- * since check-ins leave device rows unchanged), and the count from the small OS index. A
- * page that is not full is the last one, and its end is the count.
+ * since check-ins leave device rows unchanged), and the count from `countLive`. A page that
+ * is not full is the last one, and its end is the count.
  */
-async function walkIndex(db: Db, zoneId: number, sort: DeviceSort, offset: number, limit: number): Promise<PageIds> {
+async function walkIndex(
+  db: Db,
+  zoneId: number,
+  sort: DeviceSort,
+  page: { offset: number; limit: number; countLive: CountLive },
+): Promise<PageIds> {
+  const { offset, limit } = page;
   const live = and(eq(devices.organizationId, zoneId), isNull(devices.removedAt));
   const rows = await db
     .select({ id: devices.id })
@@ -134,14 +152,7 @@ async function walkIndex(db: Db, zoneId: number, sort: DeviceSort, offset: numbe
     .limit(limit)
     .offset(offset);
   const isLastPage = rows.length < limit && (rows.length > 0 || offset === 0);
-  const size = isLastPage
-    ? offset + rows.length
-    : ((
-        await db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(devices)
-          .where(live)
-      )[0]?.n ?? 0);
+  const size = isLastPage ? offset + rows.length : await page.countLive(db, zoneId);
   return { ids: rows.map((r) => r.id), size };
 }
 
@@ -226,11 +237,11 @@ export async function findDevices(
   db: Db,
   zoneId: number,
   filter: DeviceFilter,
-  options: { sort: DeviceSort; offset: number; limit: number; now: Date },
+  options: { sort: DeviceSort; offset: number; limit: number; now: Date; countLive?: CountLive },
 ): Promise<{ rows: DeviceListRow[]; size: number }> {
   const page =
     isUnfiltered(filter) && INDEXED_SORTS.has(options.sort.field)
-      ? await walkIndex(db, zoneId, options.sort, options.offset, options.limit)
+      ? await walkIndex(db, zoneId, options.sort, { ...options, countLive: options.countLive ?? countLiveDevices })
       : await gatherMatches(db, zoneId, filter, options.sort, options);
   return { rows: await findDevicesByIds(db, zoneId, page.ids, options.now), size: page.size };
 }

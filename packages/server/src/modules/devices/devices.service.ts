@@ -26,6 +26,7 @@ import type { Authz } from '../../domain/authz';
 import { changesOf, logActivity, logActivityMany } from '../activity/activity.service';
 import { listCommands, queueCommands, type CommandRow } from '../commands/commands.service';
 import { requireZone } from '../zones/zone-access.service';
+import { cachedLiveDeviceCount } from './live-device-counts';
 import { nextWindowOfGroup } from '../maintenance-windows/maintenance-windows.service';
 import { getAccessKey } from '../zones/zone-settings.service';
 import {
@@ -125,6 +126,7 @@ export async function listDevices(ctx: Ctx, authz: Authz, query: ListDevicesQuer
     offset: query.page * query.limit,
     limit: query.limit,
     now: ctx.clock.now(),
+    countLive: cachedLiveDeviceCount,
   });
   return { data: rows.map(toDevice), size };
 }
