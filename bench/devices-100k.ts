@@ -8,7 +8,12 @@
  * Env: DB=pglite,postgres  DEVICES=100000  SAMPLE=1000 (enrolled and inventoried through HTTP)
  *      INVENTORY_DEVICES=1000 (with a full inventory)  COLD=20000  DURATION=30  CONNECTIONS=64
  *      LIST_REQUESTS=300  PG_URL=postgres://postgres@127.0.0.1:5432 (createdb/dropdb)  BENCH_PORT=18501
+ *      DATABASE_URL=<a database of your own>: PostgreSQL runs there (emptied by nobody: it must
+ *      be empty or hold a kept run's data) instead of a database the bench creates and drops
  *      PROFILE=<dir>: a CPU profile of the measured server
+ *      PARTS=checkins,list,rps,export: what to measure (all by default); rps is autocannon at
+ *      RPS_CONNECTIONS=10 for RPS_DURATION=10 s on /healthz (the run's baseline), /api/users/self
+ *      and the device list's first page (`sort=name:asc&limit=25&page=0`)
  *      KEEP=1 keeps the data directory (and the PostgreSQL database); REUSE_DIR=<it> (and
  *      REUSE_DB=<it>) measure them again without enrolling and seeding.
  * The server's CPU time is read from /proc, so the figures also say what one core of its own
@@ -37,8 +42,14 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
 const LIST_REQUESTS = Number(process.env.LIST_REQUESTS ?? 300);
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const DBS = (process.env.DB ?? 'pglite,postgres').split(',');
+// Read here and taken out of the environment the servers inherit, so the PGlite run stays on PGlite.
+const OWN_DATABASE_URL = process.env.DATABASE_URL;
+delete process.env.DATABASE_URL;
 const PORT = Number(process.env.BENCH_PORT ?? 18501);
 const STATE_FILE = 'bench-state.json';
+const PARTS = new Set((process.env.PARTS ?? 'checkins,list,rps,export').split(','));
+const RPS_CONNECTIONS = Number(process.env.RPS_CONNECTIONS ?? 10);
+const RPS_DURATION = Number(process.env.RPS_DURATION ?? 10);
 const ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -142,6 +153,46 @@ async function deviceList(url: string, pid: number, cookie: string, zoneId: numb
   return rows;
 }
 
+/**
+ * Requests per second at RPS_CONNECTIONS connections: /healthz first, as the baseline the
+ * others are a share of (the machine is shared), then the session routes the console calls most.
+ */
+async function throughput(url: string, pid: number, cookie: string, zoneId: number) {
+  const routes = [
+    ['GET /healthz', '/healthz'],
+    ['GET /api/users/self', `/api/users/self?o=${zoneId}`],
+    ['GET /api/servers (first page)', `/api/servers?o=${zoneId}&sort=name:asc&limit=25&page=0`],
+  ] as const;
+  const rows: {
+    label: string;
+    perSecond: number;
+    p50: number;
+    p95: number;
+    p99: number;
+    bad: number;
+    cpuMs: number;
+  }[] = [];
+  for (const [label, path] of routes) {
+    const cpu0 = cpuSeconds(pid);
+    const r = await autocannon({
+      url: url + path,
+      headers: { cookie },
+      connections: RPS_CONNECTIONS,
+      duration: RPS_DURATION,
+    });
+    rows.push({
+      label,
+      perSecond: r.requests.total / r.duration,
+      p50: r.latency.p50,
+      p95: r.latency.p97_5,
+      p99: r.latency.p99,
+      bad: r.non2xx + r.errors + r.timeouts,
+      cpuMs: ((cpuSeconds(pid) - cpu0) * 1000) / Math.max(1, r.requests.total),
+    });
+  }
+  return rows;
+}
+
 /** The whole zone as CSV, streamed: its rows, size, time to the first byte and to the end. */
 async function csvExport(url: string, pid: number, cookie: string, zoneId: number) {
   const cpu0 = cpuSeconds(pid);
@@ -238,11 +289,13 @@ async function prepare(kind: string, dataDir: string, env: Env, databaseUrl: str
 async function run(kind: string) {
   // REUSE_DIR: a PGlite data directory a previous run kept (KEEP=1), to measure again without seeding.
   // REUSE_DB: the same for a PostgreSQL database (its state file is in REUSE_DIR).
-  const reuse = kind === 'pglite' ? process.env.REUSE_DIR : process.env.REUSE_DB && process.env.REUSE_DIR;
+  const reuse =
+    kind === 'pglite' ? process.env.REUSE_DIR : (process.env.REUSE_DB || OWN_DATABASE_URL) && process.env.REUSE_DIR;
   const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'patchwell-100k-'));
-  const database = kind === 'postgres' ? (process.env.REUSE_DB ?? `patchwell_bench_${process.pid}`) : undefined;
+  const own = kind === 'postgres' ? OWN_DATABASE_URL : undefined;
+  const database = kind === 'postgres' && !own ? (process.env.REUSE_DB ?? `patchwell_bench_${process.pid}`) : undefined;
   if (database && !reuse) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
-  const databaseUrl = database ? `${PG_URL}/${database}` : undefined;
+  const databaseUrl = own ?? (database ? `${PG_URL}/${database}` : undefined);
   const env: Env = {
     PATCHWELL_DEMO: '0',
     PATCHWELL_ADMIN_EMAIL: ADMIN.email,
@@ -271,36 +324,51 @@ async function run(kind: string) {
       `restart with ${devices} devices: ${(server.startMs / 1000).toFixed(1)} s; RSS idle ${rssMb(pid).toFixed(0)} MB`,
     );
 
-    // Every device's first check-in: its token comes from the database, then from the cache.
-    let seq = 0;
-    rss.reset();
-    const cold = await checkins(server.url, pid, plan, {
-      pick: () => seq++ % devices,
-      amount: Math.min(COLD, devices),
-    });
-    console.log(
-      `check-ins, first of ${cold.total} devices (token from the database): ${cold.perSecond.toFixed(0)}/s, p50 ${cold.p50} ms, p99 ${cold.p99} ms, non-2xx ${cold.non2xx}, errors ${cold.errors}; ${cold.perCpuSecond.toFixed(0)} per server CPU-second; RSS peak ${rss.peak().toFixed(0)} MB; ${load()}`,
-    );
-    rss.reset();
-    const warm = await checkins(server.url, pid, plan, { pick: () => Math.floor(Math.random() * cold.total) });
-    console.log(
-      `check-ins, random devices of those for ${DURATION} s, ${CONNECTIONS} connections: ${warm.perSecond.toFixed(0)}/s (${warm.total}), p50 ${warm.p50} ms, p99 ${warm.p99} ms, non-2xx ${warm.non2xx}, errors ${warm.errors}; ${warm.perCpuSecond.toFixed(0)} per server CPU-second; RSS peak ${rss.peak().toFixed(0)} MB; ${load()}`,
-    );
-
-    await new Promise((r) => setTimeout(r, 1500)); // the coalesced last-seen writes land
-    const session = await signIn(server.url);
-    console.log(`device list (GET /api/servers, one request at a time, ${LIST_REQUESTS} each):`);
-    for (const row of await deviceList(server.url, pid, session.cookie, zoneId)) {
+    if (PARTS.has('checkins')) {
+      // Every device's first check-in: its token comes from the database, then from the cache.
+      let seq = 0;
+      rss.reset();
+      const cold = await checkins(server.url, pid, plan, {
+        pick: () => seq++ % devices,
+        amount: Math.min(COLD, devices),
+      });
       console.log(
-        `  ${row.query.padEnd(82)} size ${String(row.size).padStart(6)}  p50 ${ms(row.p50)}  p95 ${ms(row.p95)}  server CPU ${ms(row.cpuMs)}/request`,
+        `check-ins, first of ${cold.total} devices (token from the database): ${cold.perSecond.toFixed(0)}/s, p50 ${cold.p50} ms, p99 ${cold.p99} ms, non-2xx ${cold.non2xx}, errors ${cold.errors}; ${cold.perCpuSecond.toFixed(0)} per server CPU-second; RSS peak ${rss.peak().toFixed(0)} MB; ${load()}`,
+      );
+      rss.reset();
+      const warm = await checkins(server.url, pid, plan, { pick: () => Math.floor(Math.random() * cold.total) });
+      console.log(
+        `check-ins, random devices of those for ${DURATION} s, ${CONNECTIONS} connections: ${warm.perSecond.toFixed(0)}/s (${warm.total}), p50 ${warm.p50} ms, p99 ${warm.p99} ms, non-2xx ${warm.non2xx}, errors ${warm.errors}; ${warm.perCpuSecond.toFixed(0)} per server CPU-second; RSS peak ${rss.peak().toFixed(0)} MB; ${load()}`,
       );
     }
-    console.log(`  (${load()}); RSS after ${rssMb(pid).toFixed(0)} MB`);
-    rss.reset();
-    const exported = await csvExport(server.url, pid, session.cookie, zoneId);
-    console.log(
-      `CSV export of the zone (GET /api/servers/export.csv): ${exported.rows} rows, ${(exported.bytes / 2 ** 20).toFixed(1)} MiB in ${exported.seconds.toFixed(1)} s, first byte after ${ms(exported.firstByteMs)}; server CPU ${exported.cpuS.toFixed(1)} s; RSS peak ${rss.peak().toFixed(0)} MB`,
-    );
+    await new Promise((r) => setTimeout(r, 1500)); // the coalesced last-seen writes land
+    const session = await signIn(server.url);
+    if (PARTS.has('list')) {
+      console.log(`device list (GET /api/servers, one request at a time, ${LIST_REQUESTS} each):`);
+      for (const row of await deviceList(server.url, pid, session.cookie, zoneId)) {
+        console.log(
+          `  ${row.query.padEnd(82)} size ${String(row.size).padStart(6)}  p50 ${ms(row.p50)}  p95 ${ms(row.p95)}  server CPU ${ms(row.cpuMs)}/request`,
+        );
+      }
+      console.log(`  (${load()}); RSS after ${rssMb(pid).toFixed(0)} MB`);
+    }
+    if (PARTS.has('rps')) {
+      console.log(`throughput (autocannon, ${RPS_CONNECTIONS} connections, ${RPS_DURATION} s each):`);
+      const rows = await throughput(server.url, pid, session.cookie, zoneId);
+      for (const row of rows) {
+        console.log(
+          `  ${row.label.padEnd(30)} ${row.perSecond.toFixed(0).padStart(6)} req/s (${((100 * row.perSecond) / rows[0]!.perSecond).toFixed(1)} % of /healthz)  p50 ${row.p50} ms  p97.5 ${row.p95} ms  p99 ${row.p99} ms  non-2xx/errors ${row.bad}  server CPU ${row.cpuMs.toFixed(2)} ms/request`,
+        );
+      }
+      console.log(`  (${load()})`);
+    }
+    if (PARTS.has('export')) {
+      rss.reset();
+      const exported = await csvExport(server.url, pid, session.cookie, zoneId);
+      console.log(
+        `CSV export of the zone (GET /api/servers/export.csv): ${exported.rows} rows, ${(exported.bytes / 2 ** 20).toFixed(1)} MiB in ${exported.seconds.toFixed(1)} s, first byte after ${ms(exported.firstByteMs)}; server CPU ${exported.cpuS.toFixed(1)} s; RSS peak ${rss.peak().toFixed(0)} MB`,
+      );
+    }
     rss.stop();
   } finally {
     await server?.stop();

@@ -17,14 +17,19 @@
  * Env: DB=postgres,pglite  DEVICES=100000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18502
  *      PG_LOG_MS=<ms> has PostgreSQL log the bench's statements slower than that (its server log).
  *      KEEP=1 keeps the data directory and the PostgreSQL database; PROFILE=<dir> writes the server's CPU profile.
+ *      DATABASE_URL=<an existing database> measures on it instead of a created one (it is emptied first
+ *      unless reused). REUSE_DIR=<a kept data directory> (and DATABASE_URL for PostgreSQL) measures the kept
+ *      fleet again without seeding, with a new policy.
+ *      EXPORT=1 also times the devices' CSV export of the whole zone (as devices-100k.ts does).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb } from '../packages/server/src/db/client';
+import { copyCsv } from '../packages/server/src/db/raw';
 import { seedDevices, seedPatches } from './devices-seed';
 import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
@@ -34,6 +39,10 @@ const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const DBS = (process.env.DB ?? 'postgres,pglite').split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 18502);
 const ADMIN = BENCH_ADMIN;
+/** An existing database to measure on; the PGlite runs must not inherit it. */
+const GIVEN_DB = process.env.DATABASE_URL;
+delete process.env.DATABASE_URL;
+const REUSE_DIR = process.env.REUSE_DIR;
 
 /** PROFILE=<dir>: a CPU profile of the measured server, written when it stops. */
 function profileArgs(kind: string) {
@@ -50,6 +59,67 @@ function cpuSeconds(pid: number): number {
 }
 
 const session = benchSession;
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+/** The zone's CSV export (`sort=name:asc`, as devices-100k.ts): rows, bytes, first byte, end, server RSS peak. */
+async function csvExport(url: string, cookie: string, zoneId: number, pid: number) {
+  const before = rssMb(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  const cpu0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  try {
+    const res = await fetch(`${url}/api/servers/export.csv?o=${zoneId}&sort=name:asc`, { headers: { cookie } });
+    if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
+    let firstByteMs = 0;
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of res.body) {
+      if (!firstByteMs) firstByteMs = performance.now() - t0;
+      bytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) lines++;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      rows: lines - 1,
+      bytes,
+      firstByteMs,
+      seconds,
+      cpu: cpuSeconds(pid) - cpu0,
+      rssBefore: before,
+      rssPeak: Math.max(peak, rssMb(pid)),
+    };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * The same rows as the export, in its order, written by one COPY through the server's own
+ * driver code (db/raw.ts copyCsv), with the server stopped: what the database alone costs.
+ */
+async function exportBaseline(config: { databaseUrl?: string; pgliteDataDir: string }, zoneId: number) {
+  const handle = await openDb(config);
+  try {
+    const t0 = performance.now();
+    const { csv, rows } = await copyCsv(
+      handle.db,
+      `select d.id, coalesce(d.custom_name, d.hostname), d.hostname, d.os_family, d.os_name, d.os_version,
+              d.agent_version, g.name, d.tags, d.ip_addrs, d.ip_addrs_private, pr.online_until > now(), pr.last_seen_at,
+              d.needs_reboot, d.pending_patches, d.compliance, d.created_at
+         from devices d join server_groups g on g.id = d.group_id left join device_presence pr on pr.device_id = d.id
+        where d.organization_id = ${Number(zoneId)} and d.removed_at is null
+        order by lower(coalesce(d.custom_name, d.hostname)), d.id`,
+    );
+    return { rows, bytes: Buffer.byteLength(csv), seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    await handle.close();
+  }
+}
 
 type DbCounters = { xacts: number; inserted: number; updated: number; blocksRead: number; blocksHit: number };
 
@@ -111,25 +181,31 @@ async function waitQueued(
 }
 
 async function run(kind: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-dispatch-'));
-  const database = kind === 'postgres' ? `patchwell_dispatch_${process.pid}` : undefined;
-  if (database) {
-    execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
-    // PG_LOG_MS=<ms>: PostgreSQL logs the bench database's statements slower than that.
-    if (process.env.PG_LOG_MS) {
-      execFileSync('psql', [
-        '-h',
-        '127.0.0.1',
-        '-U',
-        'postgres',
-        '-d',
-        database,
-        '-qc',
-        `alter database ${database} set log_min_duration_statement = ${Number(process.env.PG_LOG_MS)}`,
-      ]);
-    }
+  // REUSE_DIR holds both databases' fleets (PGlite's under pglite/), each with its own state file.
+  const stateFile = `dispatch-${kind}.json`;
+  if (REUSE_DIR) mkdirSync(REUSE_DIR, { recursive: true });
+  const reuse = REUSE_DIR && existsSync(join(REUSE_DIR, stateFile)) ? REUSE_DIR : undefined;
+  const dataDir = REUSE_DIR ?? mkdtempSync(join(tmpdir(), 'patchwell-dispatch-'));
+  const given = kind === 'postgres' ? GIVEN_DB : undefined;
+  const database = kind === 'postgres' && !given ? `patchwell_dispatch_${process.pid}` : undefined;
+  if (database) execFileSync('createdb', ['-h', '127.0.0.1', '-U', 'postgres', database]);
+  const databaseUrl = given ?? (database ? `${PG_URL}/${database}` : undefined);
+  if (given && !reuse) {
+    // An existing database, emptied: the first start migrates it.
+    const client = new pg.Client({ connectionString: given });
+    await client.connect();
+    await client.query('drop schema public cascade; create schema public');
+    await client.end();
   }
-  const databaseUrl = database ? `${PG_URL}/${database}` : undefined;
+  // PG_LOG_MS=<ms>: PostgreSQL logs the bench database's statements slower than that.
+  if (databaseUrl && process.env.PG_LOG_MS) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(
+      `alter database ${await client.query('select current_database() as d').then((r) => r.rows[0].d as string)} set log_min_duration_statement = ${Number(process.env.PG_LOG_MS)}`,
+    );
+    await client.end();
+  }
   const env: Record<string, string> = {
     PATCHWELL_DEMO: '0',
     PATCHWELL_ADMIN_EMAIL: ADMIN.email,
@@ -140,22 +216,35 @@ async function run(kind: string) {
   let server: Running | undefined;
   console.log(`\n## ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);
   try {
-    server = await startServer({ port: PORT, dataDir, env });
-    const { zoneId } = await session(server.url);
-    await server.stop();
-    server = undefined;
+    let seededAt: Date;
+    if (reuse) {
+      seededAt = new Date((JSON.parse(readFileSync(join(reuse, stateFile), 'utf8')) as { base: string }).base);
+      console.log(`reusing ${reuse}${databaseUrl ? ` and ${databaseUrl}` : ''}`);
+      // The previous runs' policies go, with their runs, results, standings and commands, so
+      // every run starts from the same fleet.
+      const clean = await openDb(dbConfig);
+      await clean.db.execute(sql`delete from device_commands where policy_result_id is not null`);
+      await clean.db.execute(sql`delete from policies where name = 'Patch everything (bench)'`);
+      await clean.db.execute(sql`vacuum analyze device_commands, policy_device_results, device_policy_status`);
+      await clean.close();
+    } else {
+      server = await startServer({ port: PORT, dataDir, env });
+      const { zoneId } = await session(server.url);
+      await server.stop();
+      server = undefined;
 
-    const machines: SimMachine[] = [];
-    const seededAt = new Date();
-    const seeded = await seedDevices(dbConfig, zoneId, { from: 0, to: DEVICES, inventoryTo: 0 }, seededAt, (m) =>
-      machines.push(m),
-    );
-    const t0 = performance.now();
-    const patchRows = await seedPatches(dbConfig, machines);
-    console.log(
-      `seeded ${seeded.devices} devices in ${seeded.seconds.toFixed(0)} s and ${patchRows} pending patches (${(patchRows / DEVICES).toFixed(1)} per device) in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${load()}`,
-    );
-    machines.length = 0;
+      const machines: SimMachine[] = [];
+      seededAt = new Date();
+      const seeded = await seedDevices(dbConfig, zoneId, { from: 0, to: DEVICES, inventoryTo: 0 }, seededAt, (m) =>
+        machines.push(m),
+      );
+      const t0 = performance.now();
+      const patchRows = await seedPatches(dbConfig, machines);
+      console.log(
+        `seeded ${seeded.devices} devices in ${seeded.seconds.toFixed(0)} s and ${patchRows} pending patches (${(patchRows / DEVICES).toFixed(1)} per device) in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${load()}`,
+      );
+      machines.length = 0;
+    }
 
     // The policy is created due at the next whole minute at least 45 s away (UTC+0000, every day).
     server = await startServer({ port: PORT, dataDir, env });
@@ -183,6 +272,7 @@ async function run(kind: string) {
       sql`update device_presence set last_seen_at = last_seen_at + (${due.toISOString()}::timestamptz - ${seededAt.toISOString()}::timestamptz), online_until = online_until + (${due.toISOString()}::timestamptz - ${seededAt.toISOString()}::timestamptz)`,
     );
     await shifted.close();
+    if (REUSE_DIR) writeFileSync(join(dataDir, stateFile), JSON.stringify({ base: due }));
 
     server = await startServer({ port: PORT, dataDir, env, ...profileArgs(kind) });
     const pid = server.child.pid!;
@@ -200,23 +290,40 @@ async function run(kind: string) {
       `scheduled run over ${scheduled.device_count} devices: due → seen queued ${(observed / 1000).toFixed(1)} s (the scheduler's default 15 s interval with its due timer; polled every 100 ms); results ${JSON.stringify(scheduled.results)}; server CPU ${cpu.toFixed(1)} s${delta(before, after)}; ${load()}`,
     );
 
-    const before2 = await dbCounters(databaseUrl);
-    const cpu1 = cpuSeconds(pid);
-    const t1 = performance.now();
-    const action = (await api.call('POST', `/api/policies/${policyId}/action`, { action: 'remediateAll' })) as {
-      run: Run;
-    };
-    const answered = performance.now() - t1;
-    const manual = await waitQueued(api.call, policyId, action.run.id, 300_000);
-    const manualQueued = performance.now() - t1;
-    const after2 = await dbCounters(databaseUrl);
-    console.log(
-      `run now over ${manual.device_count} devices: answered in ${(answered / 1000).toFixed(1)} s, seen queued after ${(manualQueued / 1000).toFixed(1)} s; results ${JSON.stringify(manual.results)}; server CPU ${(cpuSeconds(pid) - cpu1).toFixed(1)} s${delta(before2, after2)}; ${load()}`,
-    );
+    // "Run now" is refused while the scheduled run is still open on the devices (policies.run_open).
+    await (async () => {
+      const before2 = await dbCounters(databaseUrl);
+      const cpu1 = cpuSeconds(pid);
+      const t1 = performance.now();
+      const action = (await api.call('POST', `/api/policies/${policyId}/action`, { action: 'remediateAll' })) as {
+        run: Run;
+      };
+      const answered = performance.now() - t1;
+      const manual = await waitQueued(api.call, policyId, action.run.id, 300_000);
+      const manualQueued = performance.now() - t1;
+      const after2 = await dbCounters(databaseUrl);
+      console.log(
+        `run now over ${manual.device_count} devices: answered in ${(answered / 1000).toFixed(1)} s, seen queued after ${(manualQueued / 1000).toFixed(1)} s; results ${JSON.stringify(manual.results)}; server CPU ${(cpuSeconds(pid) - cpu1).toFixed(1)} s${delta(before2, after2)}; ${load()}`,
+      );
+    })().catch((err: Error) => console.log(`run now: ${err.message.slice(0, 200)}`));
+    if (process.env.EXPORT === '1') {
+      for (let i = 0; i < 2; i++) {
+        const e = await csvExport(server.url, api.cookie, api.zoneId, pid);
+        console.log(
+          `CSV export of the zone (sort=name:asc): ${e.rows} rows, ${(e.bytes / 2 ** 20).toFixed(1)} MiB in ${e.seconds.toFixed(2)} s, first byte after ${e.firstByteMs.toFixed(0)} ms; server CPU ${e.cpu.toFixed(2)} s; RSS ${e.rssBefore.toFixed(0)} → peak ${e.rssPeak.toFixed(0)} MB; ${load()}`,
+        );
+      }
+      await server.stop();
+      server = undefined;
+      const b = await exportBaseline(dbConfig, api.zoneId);
+      console.log(
+        `baseline: one COPY of the same rows through the same driver, server stopped: ${b.rows} rows, ${(b.bytes / 2 ** 20).toFixed(1)} MiB in ${b.seconds.toFixed(2)} s; ${load()}`,
+      );
+    }
   } finally {
     await server?.stop();
-    if (process.env.KEEP === '1') {
-      console.log(`kept ${dataDir}${database ? ` and database ${database}` : ''}`);
+    if (process.env.KEEP === '1' || REUSE_DIR) {
+      console.log(`kept REUSE_DIR=${dataDir}${databaseUrl ? ` and database ${databaseUrl}` : ''}`);
     } else {
       rmSync(dataDir, { recursive: true, force: true });
       if (database) execFileSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--force', database]);

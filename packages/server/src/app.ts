@@ -59,7 +59,7 @@ import { remoteSessionsModule } from './modules/remote-sessions/remote-sessions.
 import { batchesModule } from './modules/remediation/batches/batches.module';
 import { closeQuietConnectionsOnClose } from './http/quiet-connections';
 import { createCommandEvents, type CommandEvents } from './modules/commands/commands.events';
-import { RequestLogController } from './logger';
+import { lazyChildLogger, RequestLogController } from './logger';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,6 +84,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new RequestLogController(),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimitBytes,
     http: {
       // A connection that trickles its headers gets 408 after HEADERS_TIMEOUT_MS. Node checks on

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
-import { RequestLogController, chooseLogFormat, createLogger, redactUrl } from './logger';
+import { RequestLogController, chooseLogFormat, createLogger, lazyChildLogger, redactUrl } from './logger';
 
 describe('createLogger', () => {
   it('redacts credentials wherever a log line carries them', () => {
@@ -122,5 +122,34 @@ describe('request log lines', () => {
     const checkIns = debug.filter((l) => l.req?.url === '/api/agent/v1/checkin');
     expect(checkIns).toEqual([expect.objectContaining({ level: 20, msg: 'incoming request' })]);
     expect(debug.filter((l) => l.msg === 'request completed' && l.level === 20)).toHaveLength(1);
+  });
+});
+
+describe('lazyChildLogger', () => {
+  it('writes the same request lines as a pino child, with the request id and the route’s own level', async () => {
+    const lines: { level: number; msg: string; reqId?: string; secret?: string }[] = [];
+    const logger = createLogger('info', { destination: { write: (l: string) => void lines.push(JSON.parse(l)) } });
+    const app = Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      childLoggerFactory: lazyChildLogger,
+      disableRequestLogging: true,
+    });
+    app.get('/loud', async (request) => {
+      request.log.debug('hidden at info');
+      request.log.info({ password: 'hunter2-hunter2' }, 'loud info');
+      return 'ok';
+    });
+    app.get('/quiet', { logLevel: 'warn' }, async (request) => {
+      request.log.info('hidden at warn');
+      request.log.warn('quiet warn');
+      expect(request.log.level).toBe('warn');
+      return 'ok';
+    });
+    await app.inject({ url: '/loud', headers: { 'x-request-id': 'r1' } });
+    await app.inject('/quiet');
+    await app.close();
+    expect(lines.map((l) => l.msg)).toEqual(['loud info', 'quiet warn']);
+    expect(lines.every((l) => typeof l.reqId === 'string' && l.reqId.length > 0)).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain('hunter2');
   });
 });

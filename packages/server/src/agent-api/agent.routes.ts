@@ -21,6 +21,11 @@ import { authenticateDevice, checkin, enroll, postCommandResult, putInventory } 
 const tags = ['agent'];
 const security: Record<string, string[]>[] = [{ bearerAuth: [] }];
 const errors = { 400: ZApiError, 401: ZApiError, 410: ZApiError, 429: ZApiError };
+/**
+ * Agents are programs, not browsers: the browser security headers (CSP, frame and referrer
+ * rules) mean nothing to them, and building them cost a check-in more than its own work.
+ */
+const machineRoute = { helmet: false } as const;
 
 /**
  * The agents' API under /api/agent/v1. Access is `public` for the console's rules (no
@@ -38,6 +43,7 @@ export async function agentRoutes(
   app.post(
     '/api/agent/v1/enroll',
     {
+      ...machineRoute,
       config: { access: 'public' },
       schema: {
         tags,
@@ -55,6 +61,7 @@ export async function agentRoutes(
   app.post(
     '/api/agent/v1/checkin',
     {
+      ...machineRoute,
       config: { access: 'public' },
       schema: {
         tags,
@@ -69,12 +76,15 @@ export async function agentRoutes(
     },
     async (request, reply) => {
       const device = await authenticateDevice(actx, bearerToken(request));
+      const { body } = request;
+      // Most check-ins answer at once (no wait, or busy): only a long-poll watches its connection.
+      if (body.wait_s === 0 || body.busy) return checkin(actx, device, body);
       // The response closing before we answered means the agent went away: stop waiting.
       const disconnected = new AbortController();
       const onClose = () => disconnected.abort();
       reply.raw.once('close', onClose);
       try {
-        const result = await checkin(actx, device, request.body, disconnected.signal);
+        const result = await checkin(actx, device, body, disconnected.signal);
         // A long-poll ended by the server closing: the agent must reconnect (to another node),
         // and its idle keep-alive connection would otherwise hold the close up.
         if (agents.stopping) reply.header('connection', 'close');
@@ -88,6 +98,7 @@ export async function agentRoutes(
   app.put(
     '/api/agent/v1/inventory',
     {
+      ...machineRoute,
       config: { access: 'public' },
       bodyLimit: INVENTORY_BODY_MAX_BYTES,
       schema: {
@@ -109,6 +120,7 @@ export async function agentRoutes(
   app.post(
     '/api/agent/v1/commands/:commandId/result',
     {
+      ...machineRoute,
       config: { access: 'public' },
       schema: {
         tags,

@@ -106,7 +106,8 @@ export function toAgentCommand(row: CommandRow): AgentCommand {
 
 /**
  * A check-in: records it (coalesced), hands out queued commands, and with `wait_s` waits
- * for one to be queued. `signal` ends the wait when the agent disconnects.
+ * for one to be queued. `signal` ends the wait when the agent disconnects (a check-in that
+ * does not wait needs none).
  */
 export async function checkin(
   ctx: Ctx,
@@ -123,7 +124,7 @@ export async function checkin(
     wait_s: number;
     busy?: boolean;
   },
-  signal: AbortSignal,
+  signal?: AbortSignal,
 ): Promise<CheckinResult> {
   const { status } = body;
   ctx.agents.seen({
@@ -154,7 +155,7 @@ export async function checkin(
     // query after it: the wake-up only shortens the wait, it never carries the command.
     const stop = new AbortController();
     const onAbort = () => stop.abort();
-    signal.addEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort);
     try {
       const waited = ctx.agents.waitForCommand(device.id, body.wait_s * 1000, stop.signal);
       commands = await takeCommands(ctx, device.id);
@@ -163,7 +164,7 @@ export async function checkin(
       }
     } finally {
       stop.abort();
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
   return {

@@ -238,10 +238,13 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
 
 /**
  * Gathers the planner's statistics and reclaims dead row versions of the tables check-ins
- * and the device list plan on (PGlite runs no autovacuum).
+ * and the device list plan on (PGlite runs no autovacuum). One statement per table: PGlite
+ * holds the server's thread for a statement, and check-ins are answered between them.
  */
 export async function vacuumAgentTables(db: Db): Promise<void> {
-  await db.execute(sql`vacuum (analyze) ${devices}, ${devicePresence}, ${deviceCommands}, ${serverGroups}`);
+  for (const table of [devices, devicePresence, deviceCommands, serverGroups]) {
+    await db.execute(sql`vacuum (analyze) ${table}`);
+  }
 }
 
 /** Sends one notification per payload on `channel`, in one statement (PostgreSQL only). */

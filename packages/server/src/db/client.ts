@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { CACHE_CHANNEL, createChangeFeed, registerChangeFeed, type ChangeFeedSource } from './change-feed';
 import * as schema from './schema';
 
 /** One type for both drivers (STACK 4.2): services never know which database they talk to. */
@@ -73,17 +74,113 @@ export async function usePglite(client: PGlite, options: { migrate?: boolean } =
   await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
   const db = drizzlePglite({ client, schema });
   if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  // One process, one session: a notification arrives before the statement that caused it returns.
+  const feed = createChangeFeed();
+  await client.listen(CACHE_CHANNEL, feed.dispatch);
+  feed.setTrusted(true);
+  registerChangeFeed(db as unknown as Db, feed);
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
 }
 
 /** Connects a node-postgres pool to `url` and applies pending migrations. */
 export async function usePostgres(url: string, options: { migrate?: boolean } = {}): Promise<DbHandle> {
   if (options.migrate !== false) await migratePostgres(url);
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}` });
+  const feed = createChangeFeed();
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: `-c random_page_cost=${RANDOM_PAGE_COST}`,
+    Client: listeningClient(feed),
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  registerChangeFeed(db as unknown as Db, feed);
+  const listener = listenForOtherNodes(url, feed);
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    close: async () => {
+      listener.stop();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Pooled connections that LISTEN on the cache channel before their first query, so that a
+ * write made here drops what it changed before its promise resolves (a session receives its
+ * own notifications at commit, before the statement's end reaches the client).
+ */
+function listeningClient(feed: ChangeFeedSource): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.on('notification', (message) => {
+        if (message.channel === CACHE_CHANNEL) feed.dispatch(message.payload ?? '*');
+      });
+    }
+    // The pool connects with a callback and hands the client out after it: LISTEN comes first.
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
+    override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+      const ready = super.connect().then(async () => {
+        await this.query(`LISTEN ${CACHE_CHANNEL}`);
+        return this as pg.Client;
+      });
+      if (!callback) return ready;
+      ready.then(
+        (client) => callback(null, client),
+        (err: Error) => callback(err),
+      );
+    }
+  } as typeof pg.Client;
+}
+
+const LISTEN_RETRY_MS = 5000;
+
+/**
+ * A connection of its own that listens while the pool may have none open (idle pools
+ * close theirs): the feed is trusted only while it listens, and each (re)connection
+ * empties the caches, since a change may have come and gone meanwhile.
+ */
+function listenForOtherNodes(url: string, feed: ChangeFeedSource): { stop(): void } {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const lost = (which: pg.Client) => {
+    if (stopped || client !== which) return;
+    client = undefined;
+    feed.setTrusted(false);
+    void which.end().catch(() => undefined);
+    retry = setTimeout(connect, LISTEN_RETRY_MS);
+    retry.unref();
+  };
+  function connect() {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', (message) => {
+      if (message.channel === CACHE_CHANNEL) feed.dispatch(message.payload ?? '*');
+    });
+    c.connect()
+      .then(() => c.query(`LISTEN ${CACHE_CHANNEL}`))
+      .then(() => {
+        if (client === c && !stopped) feed.setTrusted(true);
+      })
+      .catch(() => lost(c));
+  }
+  connect();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(retry);
+      feed.setTrusted(false);
+      void client?.end().catch(() => undefined);
+    },
+  };
 }
 
 // Any constant works; it only has to be the same on every node.

@@ -38,17 +38,29 @@ export async function queryRowsAsJson<T>(db: Db, select: SQL, order?: SQL): Prom
  * (see `literal` below); it must not end with a semicolon.
  */
 export async function copyCsv(db: Db, select: string): Promise<{ csv: string; rows: number }> {
+  const { bytes, rows } = await copyCsvBytes(db, select);
+  return { csv: bytes.toString('utf8'), rows };
+}
+
+/**
+ * {@link copyCsv} as the bytes COPY wrote (UTF-8), for a caller that sends them on as they
+ * are (a streamed export): no string of the page is made.
+ */
+export async function copyCsvBytes(db: Db, select: string): Promise<{ bytes: Buffer; rows: number }> {
   const client = (db as unknown as { $client: unknown }).$client;
   if (client instanceof PGlite) {
     const result = await client.query(`copy (${select}) to '/dev/blob' with (format csv)`);
-    return { csv: result.blob ? await result.blob.text() : '', rows: result.affectedRows ?? 0 };
+    return {
+      bytes: result.blob ? Buffer.from(await result.blob.arrayBuffer()) : Buffer.alloc(0),
+      rows: result.affectedRows ?? 0,
+    };
   }
   const connection = await (client as pg.Pool).connect();
   try {
     const stream = connection.query(copyTo(`copy (${select}) to stdout with (format csv)`));
     const parts: Buffer[] = [];
     for await (const part of stream) parts.push(part as Buffer);
-    return { csv: Buffer.concat(parts).toString('utf8'), rows: stream.rowCount ?? 0 };
+    return { bytes: Buffer.concat(parts), rows: stream.rowCount ?? 0 };
   } finally {
     connection.release();
   }

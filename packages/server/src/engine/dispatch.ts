@@ -24,6 +24,7 @@ import {
   type NewResult,
 } from './results.store';
 import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
+import { dispatchPatchAll, isPatchAll, RESULT_TEXTS } from './dispatch-all';
 import { planRun } from './plans';
 import { upsertApprovals } from './plans.store';
 import { targetsDevice } from './targets';
@@ -64,6 +65,8 @@ export async function dispatchRun(
     await updateRun(tx, run.id, { status: 'error', errorMessage: 'The policy was deleted.', finishedAt: now });
     return [];
   }
+  // Every available patch: the plan is the patch names, so the whole run is set-based SQL.
+  if (isPatchAll(policy)) return dispatchPatchAll(tx, ctx, run, policy);
   const chosen = run.deviceIds;
   const candidates = await findCandidateDevices(tx, policy.organizationId, {
     groupIds: chosen ? null : policy.serverGroups,
@@ -171,14 +174,14 @@ export async function dispatchRun(
         ...base,
         ...carried,
         status: 'pending',
-        message: 'The device is offline; the policy runs at its next check-in.',
+        message: RESULT_TEXTS.offline,
       });
     } else {
       results.push({
         ...base,
         ...carried,
         status: 'canceled',
-        message: 'The device was offline at the scheduled time and the policy does not catch up missed runs.',
+        message: RESULT_TEXTS.missed,
         finishedAt: now,
       });
     }

@@ -64,7 +64,7 @@ function textFor(osFamily: string, text: string | null | undefined, mac: string 
   return chosen || fallback;
 }
 
-function installDeferralsMax(config: NoticeConfig): number | null {
+export function installDeferralsMax(config: NoticeConfig): number | null {
   return config.notify_user && config.install_deferral_enabled
     ? (config.custom_notification_max_delays ?? MAX_DEFERRALS_DEFAULT)
     : null;

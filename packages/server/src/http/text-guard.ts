@@ -23,9 +23,9 @@ export function isUnstorableText(value: string): boolean {
   return UNSTORABLE.test(value);
 }
 
-/** A key as it appears in a field name: itself, or escaped when it is itself unstorable. */
-function keyName(key: string): string {
-  return isUnstorableText(key) ? JSON.stringify(key).slice(1, -1) : key;
+/** An unstorable key as it appears in a field name: escaped as in JSON. */
+function escapedKey(key: string): string {
+  return JSON.stringify(key).slice(1, -1);
 }
 
 // Deep enough for any payload the API takes; deeper input is refused by the schemas anyway.
@@ -33,7 +33,8 @@ const MAX_DEPTH = 32;
 
 /**
  * Adds to `out` the path (`status.logged_in_user`, `items.0.name`) of every unstorable string
- * or object key in `value`.
+ * or object key in `value`. `path` is a stack the walk pushes to and pops from: a path is
+ * joined only for what is refused, so a clean body (every request) allocates nothing per field.
  */
 function collect(value: unknown, path: string[], out: string[], depth = 0): void {
   if (out.length >= 20 || depth > MAX_DEPTH) return;
@@ -43,13 +44,20 @@ function collect(value: unknown, path: string[], out: string[], depth = 0): void
   }
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => collect(item, [...path, String(i)], out, depth + 1));
+    for (let i = 0; i < value.length; i++) {
+      path.push(String(i));
+      collect(value[i], path, out, depth + 1);
+      path.pop();
+    }
     return;
   }
-  for (const [key, item] of Object.entries(value)) {
-    const at = [...path, keyName(key)];
-    if (isUnstorableText(key)) out.push(at.join('.'));
-    else collect(item, at, out, depth + 1);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const unstorable = isUnstorableText(key);
+    path.push(unstorable ? escapedKey(key) : key);
+    if (unstorable) out.push(path.join('.'));
+    else collect((value as Record<string, unknown>)[key], path, out, depth + 1);
+    path.pop();
   }
 }
 

@@ -2,6 +2,8 @@ import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import { ALL_PERMISSIONS, permissionKey } from '@patchwell/core/zones/permissions';
 import { GLOBAL_ADMIN_ROLE_NAME, roleAllows, roleById } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { createNotifiedCache, type NotifiedCache } from '../../db/notified-cache';
 import { notFound } from '../../domain/errors';
 import { samlLoginFor } from '../saml-signin/saml-signin.service';
 import { featuresFor } from '../shell/shell.service';
@@ -38,6 +40,75 @@ function permissionKeys(role: { roleId: number | null; isGlobalAdmin: boolean })
   );
 }
 
+/** What the profile is made of, read from the database (see {@link profileInputs}). */
+type ProfileInputs = {
+  found: NonNullable<Awaited<ReturnType<typeof findProfileUser>>>;
+  zones: ZoneRow[];
+  current: ZoneRow | undefined;
+  parents: ZoneFields[];
+  samlLogin: ((zoneId: number) => string) | null;
+  features: Awaited<ReturnType<typeof featuresFor>>;
+  prefs: Awaited<ReturnType<typeof findPrefs>>;
+  /** Each zone's permission keys (they depend on the role only). */
+  permissions: Record<string, string[]>;
+};
+
+/**
+ * Profiles this node read, by user and `o`: the console asks for its profile on every page.
+ * The change feed drops a user's entries when the user, their zone roles or their
+ * preferences change, and every entry when any zone, account, flag or SSO setting changes
+ * (migration 20261128140340's triggers; decision 0020). What depends on the time (trial
+ * ends, the lock, the session) is worked out on each request.
+ */
+const PROFILE_CACHE_TTL_MS = 30_000;
+const PROFILE_CACHE_MAX = 10_000;
+const profileCaches = new WeakMap<Db, NotifiedCache<ProfileInputs>>();
+
+async function profileInputs(
+  ctx: AppContext,
+  user: { id: number; accountId: number | null; isGlobalAdmin: boolean },
+  zoneId: number | undefined,
+): Promise<ProfileInputs> {
+  let cache = profileCaches.get(ctx.db);
+  if (!cache) {
+    cache = createNotifiedCache<ProfileInputs>(ctx.db, { ttlMs: PROFILE_CACHE_TTL_MS, max: PROFILE_CACHE_MAX });
+    profileCaches.set(ctx.db, cache);
+  }
+  // The session's view of the user is part of the key: a cached profile never outlives it.
+  const key = `${user.id}:${user.accountId ?? ''}:${user.isGlobalAdmin}:${zoneId ?? ''}`;
+  const kept = cache.get(key);
+  if (kept) return kept;
+  const since = cache.version();
+  const found = await findProfileUser(ctx.db, user.id);
+  if (!found) throw notFound();
+  const zones = await findUserZones(ctx.db, user);
+  const current = zones.find((z) => z.id === zoneId) ?? zones[0];
+
+  // The parent organisation of a zone is its parent, or the zone itself at the top (spec A §6 tier rules).
+  const byId = new Map<number, ZoneFields>(zones.map((z) => [z.id, z]));
+  const missingParents = [
+    ...new Set(zones.map((z) => z.parentId).filter((p): p is number => p !== null && !byId.has(p))),
+  ];
+  for (const z of await findZonesByIds(ctx.db, missingParents)) byId.set(z.id, z);
+  const parentIds = [...new Set(zones.map((z) => z.parentId ?? z.id))];
+  const parents = parentIds.map((id) => byId.get(id)).filter((z): z is ZoneFields => z !== undefined);
+
+  const inputs: ProfileInputs = {
+    found,
+    zones,
+    current,
+    parents,
+    samlLogin: zones.some((z) => z.saml?.enabled) ? await samlLoginFor(ctx, found.user) : null,
+    features: await featuresFor(ctx, user.accountId, current?.id ?? null),
+    prefs: await findPrefs(ctx.db, found.user.id),
+    permissions: Object.fromEntries(
+      zones.map((z) => [String(z.id), permissionKeys({ roleId: z.roleId, isGlobalAdmin: user.isGlobalAdmin })]),
+    ),
+  };
+  cache.set(key, [`u:${user.id}`], inputs, since);
+  return inputs;
+}
+
 /**
  * The signed-in user's profile (`GET /api/users/self`). `zoneId` is the `o` of the page:
  * the role name and feature flags are those of that zone, or of the first zone (by name)
@@ -49,27 +120,16 @@ export async function getProfile(
   session: { expiresAt: Date; idleTimeoutMinutes: number },
   zoneId: number | undefined,
 ): Promise<Profile> {
+  const { found, zones, current, parents, samlLogin, features, prefs, permissions } = await profileInputs(
+    ctx,
+    user,
+    zoneId,
+  );
   const now = ctx.clock.now();
-  const found = await findProfileUser(ctx.db, user.id);
-  if (!found) throw notFound();
   const { user: u, account } = found;
-  const zones = await findUserZones(ctx.db, user);
-
-  const current = zones.find((z) => z.id === zoneId) ?? zones[0];
   const roleName = (z: ZoneRow) =>
     user.isGlobalAdmin ? GLOBAL_ADMIN_ROLE_NAME : (roleById(z.roleId ?? 0)?.name ?? 'Unknown role');
-
-  // The parent organisation of a zone is its parent, or the zone itself at the top (spec A §6 tier rules).
-  const byId = new Map<number, ZoneFields>(zones.map((z) => [z.id, z]));
-  const missingParents = [
-    ...new Set(zones.map((z) => z.parentId).filter((p): p is number => p !== null && !byId.has(p))),
-  ];
-  for (const z of await findZonesByIds(ctx.db, missingParents)) byId.set(z.id, z);
-  const parentIds = [...new Set(zones.map((z) => z.parentId ?? z.id))];
-  const parents = parentIds.map((id) => byId.get(id)).filter((z): z is ZoneFields => z !== undefined);
-
   const metadata = u.metadata ?? {};
-  const samlLogin = zones.some((z) => z.saml?.enabled) ? await samlLoginFor(ctx, u) : null;
   return {
     id: u.id,
     uuid: u.uuid,
@@ -91,7 +151,7 @@ export async function getProfile(
       trial_end_time: p.trialEndTime?.toISOString() ?? null,
       trial_expired: isTrialExpired(p, now),
     })),
-    features: await featuresFor(ctx, user.accountId, current?.id ?? null),
+    features,
     locked: u.locked && (u.lockedUntil === null || u.lockedUntil.getTime() > now.getTime()),
     saml_enabled: u.samlEnabled,
     tfa_enabled: u.tfaEnabled,
@@ -105,10 +165,8 @@ export async function getProfile(
       overviewReportRun: metadata.overviewReportRun === true,
       prepatchReportRun: metadata.prepatchReportRun === true,
     },
-    prefs: await findPrefs(ctx.db, u.id),
-    permissions: Object.fromEntries(
-      zones.map((z) => [String(z.id), permissionKeys({ roleId: z.roleId, isGlobalAdmin: user.isGlobalAdmin })]),
-    ),
+    prefs,
+    permissions,
     session: { expires_at: session.expiresAt.toISOString(), idle_timeout_minutes: session.idleTimeoutMinutes },
   };
 }

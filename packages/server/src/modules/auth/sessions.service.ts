@@ -5,6 +5,8 @@ import {
   SESSION_LIFETIME_DEFAULT_MINUTES,
 } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { createNotifiedCache, type NotifiedCache } from '../../db/notified-cache';
 import { AppError } from '../../domain/errors';
 import { logAccountActivity } from '../activity/activity.service';
 import {
@@ -34,6 +36,29 @@ export type SessionUser = {
 
 /** Touch `last_seen_at` at most this often: one write a minute per session, not one per request. */
 const TOUCH_INTERVAL_MS = ONE_MINUTE_MS;
+
+type FoundSession = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+/**
+ * Sessions this node validated, by id, so that a request costs no query (decision 0020).
+ * Only an active user's valid session is kept; the change feed drops it when the session
+ * ends anywhere (sign-out, sweep, password change), when its user changes (status, account
+ * role, zone roles) and when any zone's or account's settings change, before the write that
+ * ended it returns on this node, within milliseconds on others. The lifetime bounds
+ * anything the triggers could not see.
+ */
+const SESSION_CACHE_TTL_MS = 30_000;
+const SESSION_CACHE_MAX = 20_000;
+const sessionCaches = new WeakMap<Db, NotifiedCache<FoundSession>>();
+
+function sessionCacheOf(db: Db): NotifiedCache<FoundSession> {
+  let cache = sessionCaches.get(db);
+  if (!cache) {
+    cache = createNotifiedCache<FoundSession>(db, { ttlMs: SESSION_CACHE_TTL_MS, max: SESSION_CACHE_MAX });
+    sessionCaches.set(db, cache);
+  }
+  return cache;
+}
 
 /** The stored id of a token. Only the hash is stored, so a database leak yields no usable cookie. */
 export function sessionIdOf(token: string): string {
@@ -98,7 +123,10 @@ export async function createSession(
  */
 export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser> {
   const id = sessionIdOf(token);
-  const found = await findSession(ctx.db, id);
+  const cache = sessionCacheOf(ctx.db);
+  const since = cache.version();
+  const cached = cache.get(id);
+  const found = cached ?? (await findSession(ctx.db, id));
   const expired = () => new AppError('auth.session_expired');
   if (!found) throw expired();
   if (found.user.status !== 'active') {
@@ -111,14 +139,27 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
   const now = ctx.clock.now();
   const { createdAt, lastSeenAt } = found.session;
   if (now.getTime() >= expiryOf(createdAt, lastSeenAt, bounds).getTime()) {
+    // Another node may have seen the session since this one kept it: the database decides.
+    if (cached) {
+      cache.delete(id);
+      return resolveSession(ctx, token);
+    }
     await deleteSession(ctx.db, id);
     throw expired();
   }
   let seen = lastSeenAt;
   if (now.getTime() - lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
     seen = now;
-    await touchSession(ctx.db, id, now, expiryOf(createdAt, now, bounds));
+    const touched = await touchSession(ctx.db, id, now, expiryOf(createdAt, now, bounds));
+    if (!touched) {
+      // Ended meanwhile (the sweep, or a sign-out on another node whose notice is on its way).
+      cache.delete(id);
+      throw expired();
+    }
+    // Kept or about to be: the next touch is due a minute from now.
+    found.session = { createdAt, lastSeenAt: now };
   }
+  if (!cached) cache.set(id, [`u:${found.user.id}`], found, since);
   return {
     id: found.user.id,
     accountId: found.user.accountId,
@@ -130,12 +171,17 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
 
 /** Ends the session of `token`, if it exists. */
 export async function destroySession(ctx: AppContext, token: string): Promise<void> {
-  await deleteSession(ctx.db, sessionIdOf(token));
+  const id = sessionIdOf(token);
+  await deleteSession(ctx.db, id);
+  sessionCacheOf(ctx.db).delete(id);
 }
 
 /** Signs out: ends the session the cookie names and logs `auth.signout` for its user. */
 export async function signOut(ctx: AppContext, token: string, clientAddress: string): Promise<void> {
-  const ended = await deleteSession(ctx.db, sessionIdOf(token));
+  const id = sessionIdOf(token);
+  const ended = await deleteSession(ctx.db, id);
+  // The trigger's notice drops it too; this says so without depending on it.
+  sessionCacheOf(ctx.db).delete(id);
   if (!ended?.accountId) return;
   await logAccountActivity(
     ctx,

@@ -119,8 +119,14 @@ export async function findSession(db: Db, id: string) {
   return row && { session: row.session, user: row.user, access: toZoneAccess(row) };
 }
 
-export async function touchSession(db: Db, id: string, lastSeenAt: Date, expiresAt: Date): Promise<void> {
-  await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id));
+/** Moves the session's last use and expiry; false when the session no longer exists. */
+export async function touchSession(db: Db, id: string, lastSeenAt: Date, expiresAt: Date): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ lastSeenAt, expiresAt })
+    .where(eq(sessions.id, id))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
 }
 
 /** Deletes a session; returns whose it was (null when there was none). */

@@ -151,3 +151,35 @@ describe('GET and POST /api/logout', () => {
     expect((await check()).status).toBe(401);
   });
 });
+
+// Sessions and profiles a node validated are kept in memory (decision 0020); whoever changes
+// the database, the next request must see the change.
+describe('sessions and profiles kept in memory', () => {
+  it('drops a kept session when its user is disabled or it is deleted, by any writer', async () => {
+    const first = await signedIn();
+    expect((await first.check()).status).toBe(200);
+    await t.db.update(users).set({ status: 'disabled' }).where(eq(users.id, first.user.id));
+    expect((await first.check()).status).toBe(401);
+
+    const second = await signedIn();
+    expect((await second.check()).status).toBe(200);
+    await t.db.delete(sessions).where(eq(sessions.userId, second.user.id));
+    expect((await second.check()).status).toBe(401);
+  });
+
+  it('applies a zone role changed or removed in the database on the next request', async () => {
+    const { user, zone, cookie } = await signedIn({ roleId: 2 });
+    const self = async () =>
+      (await bodyOf(await t.request(`/api/users/self?o=${zone.id}`, { headers: { cookie } }))) as {
+        rbac_role: string;
+        orgs: unknown[];
+      };
+    const before = await self();
+    await t.db.update(userZoneRoles).set({ roleId: 3 }).where(eq(userZoneRoles.userId, user.id));
+    const after = await self();
+    expect(after.rbac_role).not.toBe(before.rbac_role);
+    await t.db.delete(userZoneRoles).where(eq(userZoneRoles.userId, user.id));
+    expect((await self()).orgs).toEqual([]);
+    expect((await t.request(`/api/servers?o=${zone.id}`, { headers: { cookie } })).status).toBe(404);
+  });
+});

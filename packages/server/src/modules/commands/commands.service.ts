@@ -16,6 +16,7 @@ import {
   hasOpenInstallCommand,
   insertCommandRows,
   insertCommands,
+  insertRunCommands,
   takePendingCommands,
   timeOutCommands,
   type CommandRow,
@@ -87,6 +88,18 @@ export function reserveCommandIds(tx: Exec, n: number): Promise<number[]> {
  */
 export function queuePreparedCommands(tx: Exec, commands: NewCommand[]): Promise<void> {
   return insertCommandRows(tx, commands);
+}
+
+/**
+ * Queues one command of `type` for each result of a policy run that drew a command id, with
+ * the arguments of its device's row in the run's `run_targets` (engine/run-targets.store.ts),
+ * inside the caller's transaction. The caller wakes the devices after its commit.
+ */
+export function queueRunCommands(
+  tx: Exec,
+  run: { runId: number; zoneId: number; type: AgentCommandType; createdBy: number | null; now: Date },
+): Promise<void> {
+  return insertRunCommands(tx, { ...run, timing: commandTiming(run.type, run.now) });
 }
 
 /** Hands out the device's pending commands (they become `in_progress`), oldest first. */

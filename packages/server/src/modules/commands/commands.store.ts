@@ -266,3 +266,28 @@ export async function findFailureContext(db: Exec, row: CommandRow): Promise<Fai
   );
   return context;
 }
+
+/**
+ * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per result
+ * of the run that drew a command id, with its device's arguments from `run_targets`, in one
+ * INSERT … SELECT (nothing crosses to JavaScript).
+ */
+export async function insertRunCommands(
+  tx: Exec,
+  run: {
+    runId: number;
+    zoneId: number;
+    type: AgentCommandType;
+    createdBy: number | null;
+    timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
+  },
+): Promise<void> {
+  await tx.execute(sql`
+    insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id,
+           created_at, deadline_at)
+    select r.command_id, r.device_id, ${run.zoneId}, ${run.type}, t.args, ${run.timing.timeoutS}, ${run.createdBy}, r.id,
+           ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
+      from policy_device_results r join run_targets t on t.device_id = r.device_id
+     where r.run_id = ${run.runId} and r.command_id is not null
+     order by r.command_id`);
+}

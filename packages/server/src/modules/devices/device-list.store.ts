@@ -119,12 +119,30 @@ function isUnfiltered(f: DeviceFilter): boolean {
 
 type PageIds = { ids: number[]; size: number };
 
+/** How many live devices the zone has (read from the small OS index). */
+export async function countLiveDevices(db: Db, zoneId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(devices)
+    .where(and(eq(devices.organizationId, zoneId), isNull(devices.removedAt)));
+  return row?.n ?? 0;
+}
+
+/** Counts the zone's live devices: {@link countLiveDevices}, or a caller's cache of it. */
+export type CountLive = (db: Db, zoneId: number) => Promise<number>;
+
 /**
  * The whole zone in an indexed order: the page is read off the index (from the index alone,
- * since check-ins leave device rows unchanged), and the count from the small OS index. A
- * page that is not full is the last one, and its end is the count.
+ * since check-ins leave device rows unchanged), and the count from `countLive`. A page that
+ * is not full is the last one, and its end is the count.
  */
-async function walkIndex(db: Db, zoneId: number, sort: DeviceSort, offset: number, limit: number): Promise<PageIds> {
+async function walkIndex(
+  db: Db,
+  zoneId: number,
+  sort: DeviceSort,
+  page: { offset: number; limit: number; countLive: CountLive },
+): Promise<PageIds> {
+  const { offset, limit } = page;
   const live = and(eq(devices.organizationId, zoneId), isNull(devices.removedAt));
   const rows = await db
     .select({ id: devices.id })
@@ -134,15 +152,24 @@ async function walkIndex(db: Db, zoneId: number, sort: DeviceSort, offset: numbe
     .limit(limit)
     .offset(offset);
   const isLastPage = rows.length < limit && (rows.length > 0 || offset === 0);
-  const size = isLastPage
-    ? offset + rows.length
-    : ((
-        await db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(devices)
-          .where(live)
-      )[0]?.n ?? 0);
+  const size = isLastPage ? offset + rows.length : await page.countLive(db, zoneId);
   return { ids: rows.map((r) => r.id), size };
+}
+
+/** The matching devices' ids (`id`) and sort keys (`k`): the joins the filter and the sort need. */
+function matchesWithKey(zoneId: number, filter: DeviceFilter, sort: DeviceSort, now: Date): SQL {
+  const joins: SQL[] = [];
+  if (filter.status === 'online') {
+    joins.push(
+      sql`join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id} and ${devicePresence.onlineUntil} > ${now.toISOString()}::timestamptz`,
+    );
+  } else if (sort.field === 'last_seen_at') {
+    joins.push(sql`left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}`);
+  }
+  if (sort.field === 'group_name') joins.push(sql`join ${serverGroups} on ${serverGroups.id} = ${devices.groupId}`);
+  return sql`select ${devices.id} as id, ${SORT_KEYS[sort.field]} as k
+               from ${devices} ${sql.join(joins, sql` `)}
+              where ${filterWhere(zoneId, filter, now)}`;
 }
 
 /**
@@ -159,24 +186,11 @@ async function gatherMatches(
   /** `limit` null: every match from `offset` on. */
   options: { offset: number; limit: number | null; now: Date },
 ): Promise<PageIds> {
-  const joins: SQL[] = [];
-  if (filter.status === 'online') {
-    joins.push(
-      sql`join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id} and ${devicePresence.onlineUntil} > ${options.now.toISOString()}::timestamptz`,
-    );
-  } else if (sort.field === 'last_seen_at') {
-    joins.push(sql`left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}`);
-  }
-  if (sort.field === 'group_name') joins.push(sql`join ${serverGroups} on ${serverGroups.id} = ${devices.groupId}`);
   const dir = direction(sort);
   const rows = await queryRows<{ n: number | string; id: number | null }>(
     db,
     sql`
-      with m as materialized (
-        select ${devices.id} as id, ${SORT_KEYS[sort.field]} as k
-          from ${devices} ${sql.join(joins, sql` `)}
-         where ${filterWhere(zoneId, filter, options.now)}
-      )
+      with m as materialized (${matchesWithKey(zoneId, filter, sort, options.now)})
       select c.n, pg.id
         from (select count(*) as n from m) c
         left join lateral (select m.id, m.k from m order by m.k ${dir}, m.id limit ${options.limit} offset ${options.offset}) pg on true
@@ -223,19 +237,21 @@ export async function findDevices(
   db: Db,
   zoneId: number,
   filter: DeviceFilter,
-  options: { sort: DeviceSort; offset: number; limit: number; now: Date },
+  options: { sort: DeviceSort; offset: number; limit: number; now: Date; countLive?: CountLive },
 ): Promise<{ rows: DeviceListRow[]; size: number }> {
   const page =
     isUnfiltered(filter) && INDEXED_SORTS.has(options.sort.field)
-      ? await walkIndex(db, zoneId, options.sort, options.offset, options.limit)
+      ? await walkIndex(db, zoneId, options.sort, { ...options, countLive: options.countLive ?? countLiveDevices })
       : await gatherMatches(db, zoneId, filter, options.sort, options);
   return { rows: await findDevicesByIds(db, zoneId, page.ids, options.now), size: page.size };
 }
 
 /**
  * Every matching device's id, in the list's order: the CSV export reads them once, then the
- * rows a thousand at a time, so it reads the matches once instead of once per page, and a
- * device changing meanwhile neither moves between pages nor appears twice.
+ * rows page by page, so it reads the matches once instead of once per page, and a device
+ * changing meanwhile neither moves between pages nor appears twice. The ids come as one text
+ * value: 100,000 rows would each become a JavaScript object (and cross from PGlite's
+ * WebAssembly one value at a time).
  */
 export async function findAllDeviceIds(
   db: Db,
@@ -243,7 +259,12 @@ export async function findAllDeviceIds(
   filter: DeviceFilter,
   options: { sort: DeviceSort; now: Date },
 ): Promise<number[]> {
-  return (await gatherMatches(db, zoneId, filter, options.sort, { offset: 0, limit: null, now: options.now })).ids;
+  const [row] = await queryRows<{ ids: string | null }>(
+    db,
+    sql`select string_agg(m.id::text, ',' order by m.k ${direction(options.sort)}, m.id) as ids
+          from (${matchesWithKey(zoneId, filter, options.sort, options.now)}) m`,
+  );
+  return row?.ids ? row.ids.split(',').map(Number) : [];
 }
 
 /** One device of the zone, not removed (undefined for another zone's). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
   ZAgentInfo,
@@ -18,7 +18,6 @@ import {
   ZListDevicesQuery,
   ZQueueCommandBody,
   ZUpdateDeviceBody,
-  type Device,
 } from '@patchwell/core/devices/devices.schema';
 import { ZApiError } from '@patchwell/core/shell/errors';
 import { ZZoneQuery } from '@patchwell/core/zones/zone-query.schema';
@@ -26,7 +25,6 @@ import type { AgentRuntime } from '../../agent-api/agent-runtime';
 import type { AppContext } from '../../context';
 import { requireAuthz } from '../../http/authz';
 import { sendIdempotent } from '../../http/idempotent-reply';
-import { csvCell } from '../../http/csv';
 import { IDEMPOTENCY_DOC, idempotent } from '../idempotency/idempotency.service';
 import { requireZone } from '../zones/zone-access.service';
 import {
@@ -47,27 +45,6 @@ import {
 const tags = ['devices'];
 const security: Record<string, string[]>[] = [{ cookieAuth: [] }, { bearerAuth: [] }];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
-
-/** Columns of the CSV export, in order. */
-const CSV_COLUMNS: [keyof Device, string][] = [
-  ['id', 'ID'],
-  ['display_name', 'Name'],
-  ['hostname', 'Hostname'],
-  ['os_family', 'OS family'],
-  ['os_name', 'OS'],
-  ['os_version', 'OS version'],
-  ['agent_version', 'Agent version'],
-  ['group_name', 'Group'],
-  ['tags', 'Tags'],
-  ['ip_addrs', 'IP addresses'],
-  ['ip_addrs_private', 'Private IP addresses'],
-  ['connected', 'Online'],
-  ['last_seen_at', 'Last seen'],
-  ['needs_reboot', 'Needs reboot'],
-  ['pending_patches', 'Pending patches'],
-  ['compliance', 'Compliance'],
-  ['create_time', 'Created'],
-];
 
 /** Devices (`/api/servers…`), the add-devices info and the dashboard. */
 export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agents: AgentRuntime): Promise<void> {
@@ -106,27 +83,14 @@ export async function devicesRoutes(root: FastifyInstance, ctx: AppContext, agen
       },
     },
     async (request, reply) => {
-      const pages = await exportDevices(dctx, requireAuthz(request), request.query);
-      const csv = stringify({ header: true, columns: CSV_COLUMNS.map(([, header]) => header) });
-      void (async () => {
-        try {
-          for await (const page of pages) {
-            for (const device of page) {
-              if (!csv.write(CSV_COLUMNS.map(([key]) => csvCell(device[key])))) {
-                await new Promise((resolve) => csv.once('drain', resolve));
-              }
-            }
-          }
-          csv.end();
-        } catch (err) {
-          request.log.error({ err }, 'device export failed');
-          csv.destroy(err as Error);
-        }
-      })();
+      const csv = await exportDevices(dctx, requireAuthz(request), request.query);
+      // A byte stream pulls the next page only when the reply has taken the last one (backpressure).
+      const body = Readable.from(csv, { objectMode: false });
+      body.on('error', (err) => request.log.error({ err }, 'device export failed'));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="devices.csv"')
-        .send(csv);
+        .send(body);
     },
   );
 

@@ -148,7 +148,7 @@ export const textCellSql = (expr: string) => guardedCellSql(`nullif(${expr}, '')
 /** A time cell as the JavaScript extracts write it: ISO 8601 in UTC with milliseconds (nothing for null). */
 export const isoCellSql = (expr: string) => `to_char(${expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** A list cell (csvCell joins lists with spaces; a null element is empty text). */
-const listCellSql = (expr: string) => textCellSql(`array_to_string(${expr}, ' ', '')`);
+export const listCellSql = (expr: string) => textCellSql(`array_to_string(${expr}, ' ', '')`);
 
 export type CsvPage = { csv: string; rows: number; last: PageKey | null };
 
