@@ -24,8 +24,8 @@ const consent: NoticeRequest = {
   requireChoice: true,
 };
 
-async function until<T>(read: () => T | null, what: string): Promise<T> {
-  for (let i = 0; i < 1000; i++) {
+async function until<T>(read: () => T | null, what: string, tries = 1000): Promise<T> {
+  for (let i = 0; i < tries; i++) {
     const value = read();
     if (value !== null) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -48,15 +48,31 @@ function dialogWindow(): string | null {
   }
 }
 
-/** Shows the consent and answers it with `key` once its window is up. */
+/**
+ * Shows the consent and answers it with `key` once its window is up. A window can be mapped
+ * before GTK reads keys (seconds apart on a busy machine), so the key is pressed again while
+ * the dialog is still there and unanswered.
+ */
 async function answerWith(key: string) {
   const notifier = createLinuxNotifier({ uid: 1000, env: { DISPLAY: display } });
-  const shown = notifier.show(consent);
-  const id = await until(dialogWindow, 'the consent dialog');
-  execFileSync('xdotool', ['windowfocus', '--sync', id, 'key', '--clearmodifiers', key], {
-    env: { ...process.env, DISPLAY: display },
-    stdio: 'pipe',
+  let answered = false;
+  const shown = notifier.show(consent).finally(() => {
+    answered = true;
   });
+  while (!answered) {
+    const id = await until(() => (answered ? 'answered' : dialogWindow()), 'the consent dialog');
+    if (answered) break;
+    try {
+      execFileSync('xdotool', ['windowfocus', id, 'key', '--clearmodifiers', key], {
+        env: { ...process.env, DISPLAY: display },
+        stdio: 'pipe',
+      });
+    } catch {
+      // The window went between the search and the key: the dialog is answering.
+    }
+    // Up to two seconds for the dialog to act on the key before pressing it again.
+    await until(() => (answered ? true : null), 'the answer', 40).catch(() => undefined);
+  }
   return shown;
 }
 
