@@ -8,6 +8,8 @@ import { expectShell, signIn } from './helpers';
  * the spec's texts, then save; what was saved is what the server answers after a reload.
  */
 test('the billing form shows the spec’s validation texts, then saves the billing information', async ({ page }) => {
+  // The longest form of the journeys, often the first to run while the demo fleet enrols.
+  test.setTimeout(90_000);
   await signIn(page);
   const zone = await expectShell(page);
   await page.goto(`/console/settings/billing?o=${zone}`);
