@@ -21,7 +21,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-e2e-'));
 
 export default defineConfig({
   testDir: './tests',
-  timeout: 30_000,
+  // A journey's whole budget (each wait inside it still ends at its condition): two journeys
+  // finished their last step past 30 s while the demo fleet enrolled beside them.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
