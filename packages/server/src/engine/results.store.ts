@@ -22,6 +22,20 @@ import { chunks, type ResultRow, type Tx } from './engine.store';
 
 type Exec = Db | Tx;
 
+/**
+ * How a new standing (table alias `s`) merges into the stored one: what the new row leaves
+ * null is kept, and a result older than the stored one never overwrites it. The one rule for
+ * every writer of `device_policy_status` (this file and run-targets.store.ts).
+ */
+export const STANDING_MERGE = sql`on conflict (device_id, policy_id) do update set
+  status = excluded.status,
+  last_result_id = coalesce(excluded.last_result_id, s.last_result_id),
+  last_result_status = coalesce(excluded.last_result_status, s.last_result_status),
+  last_run_at = coalesce(excluded.last_run_at, s.last_run_at),
+  next_patch_time = coalesce(excluded.next_patch_time, s.next_patch_time),
+  updated_at = excluded.updated_at
+  where s.last_result_id is null or excluded.last_result_id is null or excluded.last_result_id >= s.last_result_id`;
+
 /** `n` fresh result ids in one statement, so commands can name their results on insert. */
 export async function allocateResultIds(tx: Exec, n: number): Promise<number[]> {
   if (n === 0) return [];
@@ -155,14 +169,7 @@ export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Dat
              next_patch_time, ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(device_id int, policy_id int, organization_id int,
              status text, last_result_id int, last_result_status text, last_run_at timestamptz, next_patch_time timestamptz)
-      on conflict (device_id, policy_id) do update set
-        status = excluded.status,
-        last_result_id = coalesce(excluded.last_result_id, s.last_result_id),
-        last_result_status = coalesce(excluded.last_result_status, s.last_result_status),
-        last_run_at = coalesce(excluded.last_run_at, s.last_run_at),
-        next_patch_time = coalesce(excluded.next_patch_time, s.next_patch_time),
-        updated_at = excluded.updated_at
-      where s.last_result_id is null or excluded.last_result_id is null or excluded.last_result_id >= s.last_result_id`);
+      ${STANDING_MERGE}`);
   }
   await refreshCompliance(
     db,

@@ -5,6 +5,7 @@ import { queryRows } from '../db/raw';
 import { devicePolicyStatus, policyDeviceResults, type ResultStatus } from '../db/policies.schema';
 import { refreshCompliance } from '../modules/devices/compliance.store';
 import type { Tx } from './engine.store';
+import { STANDING_MERGE } from './results.store';
 
 /**
  * A run's targets as a table of the transaction (`run_targets`, dropped at commit), for the
@@ -238,14 +239,7 @@ export async function upsertRunStandings(
                  ${now}
             from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
            where r.run_id = ${run.runId} and t.busy_run is null and ${counted}
-          on conflict (device_id, policy_id) do update set
-            status = excluded.status,
-            last_result_id = coalesce(excluded.last_result_id, s.last_result_id),
-            last_result_status = coalesce(excluded.last_result_status, s.last_result_status),
-            last_run_at = coalesce(excluded.last_run_at, s.last_run_at),
-            next_patch_time = coalesce(excluded.next_patch_time, s.next_patch_time),
-            updated_at = excluded.updated_at
-          where s.last_result_id is null or excluded.last_result_id is null or excluded.last_result_id >= s.last_result_id`,
+          ${STANDING_MERGE}`,
   );
   // As upsertStandings: every device with a standing to write is recomputed, written or not.
   const [all] = await queryRows<{ ids: string | null }>(
