@@ -52,7 +52,8 @@ type DevicePackage = { name: string; patch: { cves: string[] } | null };
 /**
  * A scanner batch naming one simulated device with one of its patches' CVEs, and a host no
  * device has; accepted, so it has a task, which is never executed (no installs). The device
- * is the 4th of the list, which the other journeys leave alone.
+ * is the first from the 4th of the list on (the other journeys leave those alone) whose
+ * pending patches name a CVE: a simulated device's pending patches may all be CVE-less.
  */
 async function acceptedBatch(page: Page, o: number) {
   const devices = async () =>
@@ -60,12 +61,20 @@ async function acceptedBatch(page: Page, o: number) {
       await api<{ data: (DeviceRow & { ip_addrs_private: string[] })[] }>(page, `/api/servers?o=${o}&limit=100`)
     ).data.filter((d) => d.connected && d.pending_patches > 0);
   await expect.poll(async () => (await devices()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
-  const device = (await devices())[3]!;
-  const packages = await api<{ data: DevicePackage[] }>(
-    page,
-    `/api/servers/${device.id}/packages?o=${o}&needs_update=true&limit=100`,
-  );
-  const cve = packages.data.find((p) => p.patch?.cves.length)!.patch!.cves[0]!;
+  let found: { device: DeviceRow & { ip_addrs_private: string[] }; cve: string } | undefined;
+  for (const device of (await devices()).slice(3)) {
+    const packages = await api<{ data: DevicePackage[] }>(
+      page,
+      `/api/servers/${device.id}/packages?o=${o}&needs_update=true&limit=100`,
+    );
+    const cve = packages.data.find((p) => p.patch?.cves.length)?.patch?.cves[0];
+    if (cve) {
+      found = { device, cve };
+      break;
+    }
+  }
+  if (!found) throw new Error('no simulated device from the 4th on has a pending patch that names a CVE');
+  const { device, cve } = found;
   const csv = `Hostname,IP,CVE ID,Severity\r\n${device.hostname},${device.ip_addrs_private[0] ?? ''},${cve},High\r\ne2e-pages-unknown,10.254.1.1,${cve},High\r\n`;
   const uploaded = await page.request.post(`/api/orgs/${o}/tasks/patch/batches/upload?o=${o}&source=generic`, {
     multipart: { file: { name: `e2e-pages-${Date.now()}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) } },
