@@ -33,7 +33,10 @@ export default defineConfig({
   outputDir: '../test-results/e2e-artifacts',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A failed journey keeps its trace (actions, DOM snapshots, network) without the screencast:
+    // recording frames kept Chromium's GPU and browser processes busy through every journey,
+    // more CPU than the pages' own renderers on CI's two cores. The failure screenshot stays.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
