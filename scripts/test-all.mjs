@@ -10,17 +10,13 @@
 // tests): CI's second pass, on PostgreSQL, repeats those and nothing that would give the
 // same answer twice (core, agent and console unit tests, and the browser journeys, which
 // the first pass ran against the same server code on the embedded database).
-//
-// For CI, which runs the second pass beside the first one's browser journeys:
-// PATCHWELL_TEST_RESULTS names the folder for the figures (default test-results), and
-// PATCHWELL_VITEST_DONE_FILE a file written once vitest has finished.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = resolve(root, process.env.PATCHWELL_TEST_RESULTS ?? 'test-results');
+const out = join(root, 'test-results');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const started = Date.now();
@@ -59,7 +55,6 @@ const vitestCode = run('unit and integration tests', process.execPath, [
   `--outputFile=${vitestJson}`,
   ...(databaseOnly ? ['--project', 'server'] : []),
 ]);
-if (process.env.PATCHWELL_VITEST_DONE_FILE) writeFileSync(process.env.PATCHWELL_VITEST_DONE_FILE, `${vitestCode}\n`);
 const v = readJson(vitestJson);
 if (v) {
   passed += v.numPassedTests ?? 0;
