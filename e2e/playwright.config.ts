@@ -33,6 +33,9 @@ export default defineConfig({
   outputDir: '../test-results/e2e-artifacts',
   use: {
     baseURL,
+    // The console then skips its transitions (theme.respectReducedMotion): no snackbar is
+    // analysed by axe mid-fade, and no frames are drawn for motion nobody watches.
+    reducedMotion: 'reduce',
     // A failed journey keeps its trace (actions, DOM snapshots, network) without the screencast:
     // recording frames kept Chromium's GPU and browser processes busy through every journey,
     // more CPU than the pages' own renderers on CI's two cores. The failure screenshot stays.
