@@ -1,16 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { concretePaths, landedInZone, mainPages } from './console-pages';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe';
+import { concretePaths, mainPages, openTyped } from './console-pages';
 import { expectShell, signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  // Only violations are read: axe then details one node of each passing or inapplicable rule
-  // instead of every node, which was most of an analysis on the longer pages.
-  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 test('the login page has no serious accessibility violations', async ({ page }) => {
   await page.goto('/console/login');
@@ -38,9 +29,7 @@ test('every main page has no serious or critical accessibility violations', asyn
   const found: Record<string, string[]> = {};
   const misplaced: string[] = [];
   for (const path of pages) {
-    await page.goto(`/console${path}`);
-    await expect(page.getByRole('heading').first()).toBeVisible();
-    const landing = await landedInZone(page, path, o);
+    const landing = await openTyped(page, path, o);
     if (landing) misplaced.push(landing);
     // Lists and details fill in after the first heading: wait for their loading states to end.
     await expect(page.locator('[aria-busy="true"], .mantine-Loader-root')).toHaveCount(0, { timeout: 15_000 });

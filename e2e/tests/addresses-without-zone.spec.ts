@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { concretePaths, landedInZone, mainPages, signedInRoutes } from './console-pages';
+import { concretePaths, mainPages, openTyped, signedInRoutes } from './console-pages';
 import { expectShell, signIn } from './helpers';
 
 // A typed or bookmarked address carries no `o`: the console picks the zone (the stored
@@ -21,10 +21,7 @@ test('every signed-in route opened without o lands on its page in the chosen zon
   test.setTimeout(120_000 + rest.length * 5_000);
   const failures: string[] = [];
   for (const route of rest) {
-    await page.goto(`/console${route}`);
-    // A page renders only once its loaders (and their redirects) are done.
-    await expect(page.getByRole('heading').first()).toBeVisible();
-    const landing = await landedInZone(page, route, o);
+    const landing = await openTyped(page, route, o);
     if (landing) failures.push(landing);
   }
   expect(failures).toEqual([]);

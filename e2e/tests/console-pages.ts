@@ -159,13 +159,17 @@ export function mainPages(concrete: Record<string, string>): string[] {
   ];
 }
 
-export const NOT_FOUND_HEADING = '404 - Page Not Found';
+const NOT_FOUND_HEADING = '404 - Page Not Found';
 
 /**
- * Where a page opened without `o` went wrong, or null when it shows its own page in zone `o`:
- * not the 404 page, no doubled `/console` prefix, and `o` set to the chosen zone.
+ * Opens `route` as a typed address (no `o`) and says where it went wrong, or null when it
+ * shows its own page in zone `o`: not the 404 page, no doubled `/console` prefix, and `o` set
+ * to the chosen zone.
  */
-export async function landedInZone(page: Page, route: string, o: number): Promise<string | null> {
+export async function openTyped(page: Page, route: string, o: number): Promise<string | null> {
+  await page.goto(`/console${route}`);
+  // A page renders only once its loaders (and their redirects) are done.
+  await expect(page.getByRole('heading').first()).toBeVisible();
   const url = new URL(page.url());
   const notFound = await page.getByRole('heading', { name: NOT_FOUND_HEADING }).count();
   if (notFound || url.pathname.includes('/console/console') || url.searchParams.get('o') !== String(o)) {

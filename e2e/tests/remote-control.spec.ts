@@ -2,9 +2,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { REMOTE_ENDED_BY_USER_TEXT, REMOTE_TEXTS } from '../../packages/core/src/remote/remote-sessions.schema';
+import { seriousViolations } from './axe';
 import { api, newGroup } from './fleet-helpers';
 import { expectShell, signIn } from './helpers';
 
@@ -118,14 +118,6 @@ async function pixels(canvas: Locator, box: { x: number; y: number; width: numbe
     }
     return { dark, light, width: c.width, height: c.height };
   }, box);
-}
-
-/** Serious and critical axe findings on the page as it is. */
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 type Fixture = {

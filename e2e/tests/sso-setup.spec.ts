@@ -1,17 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { CONNECTION_TEXTS } from '../../packages/core/src/sso/connections.schema';
 import { DOMAIN_TEXTS } from '../../packages/core/src/sso/domains.schema';
 import { makeCertificate } from '../../packages/server/src/test/idp-fixtures';
+import { seriousViolations } from './axe';
 import { expectShell, signIn } from './helpers';
-
-/** Serious or critical axe findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 // Issue 13: the demo global administrator creates a SAML connection from fields, sees the
 // SP details to give the IdP, and adds a domain whose TXT record the Domains tab shows.
