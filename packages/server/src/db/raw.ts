@@ -66,44 +66,67 @@ export async function copyCsvBytes(db: Db, select: string): Promise<{ bytes: Buf
   }
 }
 
-/** A keyset column of a COPY page: its expression and type (the page's order is the keys'). */
+/** A keyset column of a COPY walk: its expression and type (the walk's order is the keys'). */
 export type KeyColumn = { expr: string; type: 'timestamptz' | 'int' };
-/** A page's last key, each column as the database's text (a timestamp keeps its microseconds). */
+/** A row's key, each column as the database's text (a timestamp keeps its microseconds). */
 export type PageKey = string[];
 const KEY_TEXT: Record<KeyColumn['type'], RegExp> = { timestamptz: /^[\d :.+-]+$/, int: /^-?\d+$/ };
 
 /**
- * One page of a keyset walk written by COPY: the CSV of `columns` for the rows of `from`
- * meeting `where` after the key `after`, in key order, at most `limit`; and the key to go on
- * after it (null on the last page), read by a second statement that walks only the keys.
- * Every text must be built from trusted values, as for {@link copyCsv}.
+ * A walk through rows in key order, written page by page by COPY. `keyFrom` is the table the
+ * keys and `where` read (its alias as in `from`); `from` adds the joins the columns need and
+ * must keep its rows (left joins, or joins every row has a partner in).
  */
-export async function copyKeysetPage(
-  db: Db,
-  page: { columns: string; from: string; where: string; key: KeyColumn[]; after: PageKey | null; limit: number },
-): Promise<{ csv: string; rows: number; last: PageKey | null }> {
-  const { key, after, limit } = page;
-  const keys = key.map((k) => k.expr).join(', ');
-  let where = page.where;
-  if (after) {
-    if (after.length !== key.length || after.some((v, i) => !KEY_TEXT[key[i]!.type].test(v))) {
-      throw new Error(`not a key: ${JSON.stringify(after)}`);
-    }
-    where += ` and (${keys}) > (${after.map((v, i) => `'${v}'::${key[i]!.type === 'int' ? 'bigint' : 'timestamptz'}`).join(', ')})`;
+export type KeysetWalk = { columns: string; from: string; keyFrom: string; where: string; key: KeyColumn[] };
+
+const keyLiteral = (walk: KeysetWalk, value: PageKey): string => {
+  if (value.length !== walk.key.length || value.some((v, i) => !KEY_TEXT[walk.key[i]!.type].test(v))) {
+    throw new Error(`not a key: ${JSON.stringify(value)}`);
   }
-  const { csv, rows } = await copyCsv(
-    db,
-    `select ${page.columns} from ${page.from} where ${where} order by ${keys} limit ${literal.int(limit)}`,
-  );
-  if (rows < limit) return { csv, rows, last: null };
-  const [last] = await queryRows<Record<string, unknown>>(
+  return `(${value.map((v, i) => `'${v}'::${walk.key[i]!.type === 'int' ? 'bigint' : 'timestamptz'}`).join(', ')})`;
+};
+
+/**
+ * The keys of every `every`-th row of the walk: its page boundaries, read in one pass over
+ * the keys alone (an index-only scan where an index holds them). Reading each page's last key
+ * after the page instead cost a second walk over each page's rows.
+ */
+async function keysetBoundaries(db: Db, walk: KeysetWalk, every: number): Promise<PageKey[]> {
+  const keys = walk.key.map((k) => k.expr).join(', ');
+  const rows = await queryRows<Record<string, string>>(
     db,
     sql.raw(
-      `select ${key.map((k, i) => `${k.expr}::text as k${i}`).join(', ')} from ${page.from} where ${where}
-        order by ${keys} offset ${literal.int(limit - 1)} limit 1`,
+      `select ${walk.key.map((_, i) => `k${i}::text as k${i}`).join(', ')}
+         from (select ${walk.key.map((k, i) => `${k.expr} as k${i}`).join(', ')},
+                      row_number() over (order by ${keys}) as n
+                 from ${walk.keyFrom} where ${walk.where}) s
+        where n % ${literal.int(every)} = 0 order by n`,
     ),
   );
-  return { csv, rows, last: last ? key.map((_, i) => String(last[`k${i}`])) : null };
+  return rows.map((row) => walk.key.map((_, i) => String(row[`k${i}`])));
+}
+
+/**
+ * The walk's CSV, about `pageRows` rows a page (a page holds the rows between two boundaries
+ * read first; rows written meanwhile join the page their key falls in), as COPY wrote it.
+ * Every text of the walk must be built from trusted values, as for {@link copyCsv}.
+ */
+export async function* copyKeysetPages(
+  db: Db,
+  walk: KeysetWalk,
+  pageRows: number,
+): AsyncGenerator<{ bytes: Buffer; rows: number }, void, void> {
+  const keys = `(${walk.key.map((k) => k.expr).join(', ')})`;
+  const bounds = await keysetBoundaries(db, walk, pageRows);
+  for (let i = 0; i <= bounds.length; i += 1) {
+    const after = i > 0 ? ` and ${keys} > ${keyLiteral(walk, bounds[i - 1]!)}` : '';
+    const upTo = i < bounds.length ? ` and ${keys} <= ${keyLiteral(walk, bounds[i]!)}` : '';
+    const page = await copyCsvBytes(
+      db,
+      `select ${walk.columns} from ${walk.from} where ${walk.where}${after}${upTo} order by ${keys.slice(1, -1)}`,
+    );
+    if (page.rows) yield page;
+  }
 }
 
 /** A value of a row {@link copyRowsIn} writes: null, a number, text, or a list of text. */

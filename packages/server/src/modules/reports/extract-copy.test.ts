@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { deviceCommands, devicePresence, devices } from '../../db/devices.schema';
-import { dataExtracts } from '../../db/reports.schema';
+import { dataExtractChunks, dataExtracts } from '../../db/reports.schema';
 import { startTestApp, type TestApp } from '../../test/app';
 import { cookieFor } from '../../test/authz-helpers';
 import { clientAcrossDays } from '../../test/cve-fixtures';
@@ -114,7 +115,7 @@ async function extractOf(kind: 'device_inventory' | 'patch_history') {
     headers: { cookie: await cookieFor(t, z.user) },
   });
   const text = await res.text();
-  return { body: text.slice(text.indexOf('\n') + 1), range: { from: row!.rangeFrom, to: row!.rangeTo } };
+  return { id: row!.id, body: text.slice(text.indexOf('\n') + 1), range: { from: row!.rangeFrom, to: row!.rangeTo } };
 }
 
 describe('data extracts written by COPY', () => {
@@ -134,5 +135,38 @@ describe('data extracts written by COPY', () => {
     // The report's order is newest first; the extract's oldest first.
     expect(body).toBe(csvLines(rows.reverse().map(patchHistoryCells)));
     expect(body).toContain("'=x b,c Grüße");
+  });
+
+  it('store each page zipped, and still serve pages the previous version stored as text', async () => {
+    const { id, body } = await extractOf('device_inventory');
+    const pages = await t.db.select().from(dataExtractChunks).where(eq(dataExtractChunks.extractId, id));
+    // 23 devices in pages of 4: five boundaries, six pages.
+    expect(pages).toHaveLength(6);
+    expect(pages.every((p) => p.body === null && p.bodyGz !== null)).toBe(true);
+    // The same extract as the previous version stored it: every other page as plain text.
+    await t.db.delete(dataExtractChunks).where(eq(dataExtractChunks.extractId, id));
+    const lines = body.split(/(?<=\n)(?=\d)/);
+    await t.db.insert(dataExtractChunks).values(
+      lines.map((line, i) => ({
+        extractId: id,
+        seq: i + 1,
+        rows: 1,
+        ...(i % 2 ? { body: line } : { bodyGz: gzipSync(line).toString('base64') }),
+      })),
+    );
+    const res = await t.request(`/api/reports/data-extracts/${id}/csv?o=${z.o}`, {
+      headers: { cookie: await cookieFor(t, z.user) },
+    });
+    const text = await res.text();
+    expect(text.slice(text.indexOf('\n') + 1)).toBe(body);
+  });
+
+  it('refuses a page with both bodies or none', async () => {
+    const [extract] = await t.db.select({ id: dataExtracts.id }).from(dataExtracts).limit(1);
+    for (const both of [{ body: 'a\n', bodyGz: 'H4sI' }, {}]) {
+      await expect(
+        t.db.insert(dataExtractChunks).values({ extractId: extract!.id, seq: 1000, rows: 1, ...both }),
+      ).rejects.toThrow();
+    }
   });
 });

@@ -11,6 +11,7 @@ import type { Authz } from '../../domain/authz';
 import { logActivity } from '../activity/activity.service';
 import { requireZone } from '../zones/zone-access.service';
 import { EXTRACT_HEADERS } from './extract-formats';
+import { extractQueued } from './extracts.worker';
 import {
   countOpenExtracts,
   deleteExpiredExtracts,
@@ -96,6 +97,7 @@ export async function requestExtract(
     );
     return row;
   });
+  extractQueued(ctx.db);
   const created = await findExtract(ctx.db, zone.id, extract.id);
   return toExtract(created ?? { ...extract, requestedByEmail: null }, now);
 }
@@ -133,8 +135,8 @@ export async function getExtract(
 export type ExtractDownload = {
   fileName: string;
   header: string[];
-  /** The stored CSV lines, a page at a time. */
-  pages: AsyncGenerator<string, void, void>;
+  /** The stored CSV lines (UTF-8), a page at a time. */
+  pages: AsyncGenerator<Buffer, void, void>;
 };
 
 /**
@@ -153,11 +155,11 @@ export async function openExtractDownload(
   if (extract.status === 'expired') throw new AppError('reports.extract_expired');
   if (extract.status === 'error') throw new AppError('reports.extract_failed');
   if (extract.status !== 'ready') throw new AppError('reports.extract_not_ready');
-  async function* pages(): AsyncGenerator<string, void, void> {
+  async function* pages(): AsyncGenerator<Buffer, void, void> {
     let after = 0;
     for (;;) {
       const chunks = await findChunks(ctx.db, row.id, after, DOWNLOAD_PAGES);
-      for (const chunk of chunks) yield chunk.body;
+      for (const chunk of chunks) yield chunk.lines;
       if (chunks.length < DOWNLOAD_PAGES) return;
       after = chunks[chunks.length - 1]!.seq;
     }

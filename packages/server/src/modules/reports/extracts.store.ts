@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/raw';
@@ -6,6 +8,9 @@ import { users } from '../../db/schema';
 import type { Exec } from '../commands/commands.store';
 
 /** The only SQL that writes `data_extracts` and `data_extract_chunks`. */
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 export type ExtractRow = typeof dataExtracts.$inferSelect;
 export type ExtractWithRequester = ExtractRow & { requestedByEmail: string | null };
@@ -148,9 +153,11 @@ export async function setEstimate(db: Db, claim: Claim, estimate: number, now: D
 export async function appendChunk(
   db: Db,
   claim: Claim,
-  chunk: { seq: number; rows: number; body: string },
+  chunk: { seq: number; rows: number; lines: Buffer },
   progress: { rowCount: number; progress: number; now: Date },
 ): Promise<boolean> {
+  // Zipped in Node's thread pool, while the event loop (and PGlite) go on.
+  const bodyGz = (await gzipAsync(chunk.lines, { level: 1 })).toString('base64');
   return db.transaction(async (tx) => {
     // A page need not reach the disk on its own commit: `finishExtract` commits synchronously,
     // which flushes the log up to it, pages included; a crash before that restarts the extract,
@@ -162,7 +169,7 @@ export async function appendChunk(
       .where(held(claim))
       .returning({ id: dataExtracts.id });
     if (!rows.length) return false;
-    await tx.insert(dataExtractChunks).values({ extractId: claim.id, ...chunk });
+    await tx.insert(dataExtractChunks).values({ extractId: claim.id, seq: chunk.seq, rows: chunk.rows, bodyGz });
     return true;
   });
 }
@@ -197,19 +204,25 @@ export async function requeueExtract(db: Db, claim: Claim): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Up to `limit` pages of the extract after page `afterSeq`, in order. */
+/** Up to `limit` pages of the extract after page `afterSeq`, in order, as their CSV lines. */
 export async function findChunks(
   db: Db,
   extractId: number,
   afterSeq: number,
   limit: number,
-): Promise<{ seq: number; body: string }[]> {
-  return db
-    .select({ seq: dataExtractChunks.seq, body: dataExtractChunks.body })
+): Promise<{ seq: number; lines: Buffer }[]> {
+  const rows = await db
+    .select({ seq: dataExtractChunks.seq, body: dataExtractChunks.body, bodyGz: dataExtractChunks.bodyGz })
     .from(dataExtractChunks)
     .where(and(eq(dataExtractChunks.extractId, extractId), sql`${dataExtractChunks.seq} > ${afterSeq}`))
     .orderBy(dataExtractChunks.seq)
     .limit(limit);
+  return Promise.all(
+    rows.map(async ({ seq, body, bodyGz }) => ({
+      seq,
+      lines: bodyGz === null ? Buffer.from(body ?? '') : await gunzipAsync(Buffer.from(bodyGz, 'base64')),
+    })),
+  );
 }
 
 /** Deletes extracts past their expiry (their pages go with them). */

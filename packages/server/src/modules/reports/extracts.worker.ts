@@ -7,8 +7,8 @@ import {
   countActivity,
   countInventory,
   countSoftware,
-  copyActivityPage,
-  copyInventoryPage,
+  copyActivityPages,
+  copyInventoryPages,
   findInventoryIdsAfter,
   findSoftwareOf,
   type CsvPage,
@@ -25,8 +25,7 @@ import {
   type Claim,
   type ExtractRow,
 } from './extracts.store';
-import { copyPatchHistoryPage, countPatchHistory } from './overview.store';
-import type { PageKey } from '../../db/raw';
+import { copyPatchHistoryPages, countPatchHistory } from './overview.store';
 
 /**
  * The data extracts' worker: every node runs one (reports.jobs.ts). It claims the oldest
@@ -53,12 +52,24 @@ export const EXTRACT_FAILED_MESSAGE = 'The extract could not be built. Request i
 const ABANDONED_MESSAGE = 'The server building this extract stopped. Request it again.';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'logger'>;
-/** A stored page: CSV lines (no header) and how many rows they hold. */
-type Page = { rows: number; csv: string };
-type Source = { estimate: () => Promise<number>; pages: () => AsyncGenerator<Page, void, void> };
+
+// This node's worker, by database (reports.jobs.ts registers it): a request starts it at once
+// instead of at its next poll. Other nodes still find the extract at theirs.
+const localWorkers = new WeakMap<object, () => void>();
+
+/** Registers this node's worker of `db`, run when an extract is queued here. */
+export function onExtractQueued(db: object, run: () => void): void {
+  localWorkers.set(db, run);
+}
+
+/** An extract was queued (its transaction committed): this node's worker starts on it now. */
+export function extractQueued(db: object): void {
+  localWorkers.get(db)?.();
+}
+type Source = { estimate: () => Promise<number>; pages: () => AsyncGenerator<CsvPage, void, void> };
 
 /** Rows as a page, every cell through the formula guard. */
-const pageOf = (rows: unknown[][]): Page => ({ rows: rows.length, csv: csvLines(rows) });
+const pageOf = (rows: unknown[][]): CsvPage => ({ rows: rows.length, bytes: Buffer.from(csvLines(rows)) });
 
 function sourceOf(ctx: Ctx, extract: ExtractRow, copyPageRows: number): Source {
   const { db } = ctx;
@@ -68,12 +79,12 @@ function sourceOf(ctx: Ctx, extract: ExtractRow, copyPageRows: number): Source {
     case 'patch_history':
       return {
         estimate: () => countPatchHistory(db, zoneId, range),
-        pages: () => copyPages((after) => copyPatchHistoryPage(db, zoneId, range, after, copyPageRows)),
+        pages: () => copyPatchHistoryPages(db, zoneId, range, copyPageRows),
       };
     case 'device_inventory':
       return {
         estimate: () => countInventory(db, zoneId, range.to),
-        pages: () => copyPages((after) => copyInventoryPage(db, zoneId, range.to, after, copyPageRows)),
+        pages: () => copyInventoryPages(db, zoneId, range.to, copyPageRows),
       };
     case 'software':
       return {
@@ -92,19 +103,8 @@ function sourceOf(ctx: Ctx, extract: ExtractRow, copyPageRows: number): Source {
     case 'activity':
       return {
         estimate: () => countActivity(db, zoneId, range),
-        pages: () => copyPages((after) => copyActivityPage(db, zoneId, range, after, copyPageRows)),
+        pages: () => copyActivityPages(db, zoneId, range, copyPageRows),
       };
-  }
-}
-
-/** The pages of a keyset walk through COPY, each from the last one's key. */
-async function* copyPages(page: (after: PageKey | null) => Promise<CsvPage>): AsyncGenerator<Page, void, void> {
-  let after: PageKey | null = null;
-  for (;;) {
-    const { csv, rows, last } = await page(after);
-    if (rows) yield { rows, csv };
-    if (!last) return;
-    after = last;
   }
 }
 
@@ -160,7 +160,7 @@ async function build(ctx: Ctx, extract: ExtractRow, options: RunOptions): Promis
       const written = await appendChunk(
         ctx.db,
         claim,
-        { seq, rows: page.rows, body: page.csv },
+        { seq, rows: page.rows, lines: page.bytes },
         { rowCount, progress, now: ctx.clock.now() },
       );
       if (!written) return 'lost';

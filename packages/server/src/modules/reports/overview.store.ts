@@ -3,7 +3,7 @@ import { PATCH_COMMAND_TYPES, type PatchOutcome } from '@patchwell/core/reports/
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
 import { policies, policyDeviceResults } from '../../db/policies.schema';
-import { copyKeysetPage, literal, queryRows, type PageKey } from '../../db/raw';
+import { copyKeysetPages, literal, queryRows } from '../../db/raw';
 import { isoCellSql, textCellSql, type CsvPage } from './extract-sources.store';
 import { complianceSnapshots } from '../../db/reports.schema';
 import { organizations } from '../../db/schema';
@@ -197,40 +197,42 @@ export async function findPatchHistory(
 }
 
 /**
- * One page of the install commands that finished in the range after the key `after`
- * (`finished_at`, `id`), oldest first, as the patch-history extract's CSV lines through COPY:
+ * The install commands that finished in the range by (`finished_at`, `id`), oldest first,
+ * as the patch-history extract's CSV lines through COPY, `pageRows` a page:
  * the cells `patchHistoryCells` and `csvCell` make (extracts.test.ts compares them). The
  * patches are the string elements of `names`, else the package.
  */
-export function copyPatchHistoryPage(
+export function copyPatchHistoryPages(
   db: Db,
   zoneId: number,
   range: { from: Date; to: Date },
-  after: PageKey | null,
-  limit: number,
-): Promise<CsvPage> {
+  pageRows: number,
+): AsyncGenerator<CsvPage, void, void> {
   const patches = `coalesce((select string_agg(n.v #>> '{}', ' ' order by n.i)
                                from jsonb_array_elements(case when jsonb_typeof(c.args->'names') = 'array'
                                                               then c.args->'names' end) with ordinality n(v, i)
                               where jsonb_typeof(n.v) = 'string'),
                             c.args->>'package')`;
-  return copyKeysetPage(db, {
-    columns: `${isoCellSql('c.finished_at')}, c.device_id, ${textCellSql('coalesce(d.custom_name, d.hostname)')},
+  return copyKeysetPages(
+    db,
+    {
+      columns: `${isoCellSql('c.finished_at')}, c.device_id, ${textCellSql('coalesce(d.custom_name, d.hostname)')},
               ${textCellSql('d.os_family')}, nullif(c.type, ''), ${textCellSql(patches)}, nullif(c.status, ''),
               ${SIMULATED_TEXT}::text, c.exit_code, p.id, ${textCellSql('p.name')}, c.id`,
-    from: `device_commands c left join policy_device_results r on r.id = c.policy_result_id
+      from: `device_commands c left join policy_device_results r on r.id = c.policy_result_id
            join devices d on d.id = c.device_id left join policies p on p.id = r.policy_id`,
-    where:
-      `c.organization_id = ${literal.int(zoneId)} and c.finished_at is not null` +
-      ` and c.finished_at >= ${literal.timestamptz(range.from)} and c.finished_at < ${literal.timestamptz(range.to)}` +
-      ` and c.type in (${PATCH_COMMAND_TYPES.map(literal.word).join(', ')})`,
-    key: [
-      { expr: 'c.finished_at', type: 'timestamptz' },
-      { expr: 'c.id', type: 'int' },
-    ],
-    after,
-    limit,
-  });
+      keyFrom: 'device_commands c',
+      where:
+        `c.organization_id = ${literal.int(zoneId)} and c.finished_at is not null` +
+        ` and c.finished_at >= ${literal.timestamptz(range.from)} and c.finished_at < ${literal.timestamptz(range.to)}` +
+        ` and c.type in (${PATCH_COMMAND_TYPES.map(literal.word).join(', ')})`,
+      key: [
+        { expr: 'c.finished_at', type: 'timestamptz' },
+        { expr: 'c.id', type: 'int' },
+      ],
+    },
+    pageRows,
+  );
 }
 
 /** Install commands that finished in the range. */

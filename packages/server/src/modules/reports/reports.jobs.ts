@@ -2,7 +2,7 @@ import { ONE_HOUR_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
 import { startPeriodic, type PeriodicTask } from '../../periodic';
 import { sweepExpiredExtracts } from './extracts.service';
-import { failAbandoned, runExtractJobs } from './extracts.worker';
+import { failAbandoned, onExtractQueued, runExtractJobs } from './extracts.worker';
 import { snapshotCompliance } from './overview.service';
 import { DASHBOARD_REFRESH_INTERVAL_MS, refreshDashboards } from './dashboard.service';
 
@@ -15,7 +15,7 @@ export const SNAPSHOT_INTERVAL_MS = ONE_HOUR_MS;
  * The reports' background work on this node (main.ts starts it): today's compliance
  * snapshot at once and then hourly, expired and abandoned extracts swept hourly, the
  * dashboards of the zones being looked at computed ahead every {@link DASHBOARD_REFRESH_INTERVAL_MS},
- * and the data extract worker every {@link EXTRACT_POLL_MS}. All of it is safe on several
+ * and the data extract worker every {@link EXTRACT_POLL_MS} and whenever this node queues one. All of it is safe on several
  * nodes: snapshots are upserts, dashboards and extracts are claimed with `FOR UPDATE SKIP
  * LOCKED` (as the policy engine claims its due slots), so one node computes each. Stopping gives
  * an extract in progress back to the queue instead of waiting for it to finish.
@@ -48,6 +48,7 @@ export function startReportJobs(ctx: AppContext): PeriodicTask {
     },
     'data extract worker failed',
   );
+  onExtractQueued(ctx.db, () => extracts.runNow());
   return {
     async stop() {
       stopping.abort();
