@@ -7,6 +7,7 @@ import { REMOTE_ENDED_BY_USER_TEXT, REMOTE_TEXTS } from '../../packages/core/src
 import { seriousViolations } from './axe';
 import { api, newGroup } from './fleet-helpers';
 import { expectShell, signIn } from './helpers';
+import { likeness, xvfbArea, type Area } from './xvfb-screen';
 
 // Remote control and the remote shell with real parts (issue 14, decision 0016): an Xvfb
 // display with an xterm window, the real agent on this machine (its x11vnc on that display,
@@ -120,6 +121,19 @@ async function pixels(canvas: Locator, box: { x: number; y: number; width: numbe
   }, box);
 }
 
+/** The RGB bytes of the remote screen's `area` as noVNC's canvas shows it, row after row. */
+async function shownArea(canvas: Locator, area: Area): Promise<Uint8Array> {
+  const rgb = await canvas.evaluate((element, box) => {
+    const data = (element as HTMLCanvasElement)
+      .getContext('2d')!
+      .getImageData(box.x, box.y, box.width, box.height).data;
+    const out: number[] = [];
+    for (let i = 0; i < data.length; i += 4) out.push(data[i]!, data[i + 1]!, data[i + 2]!);
+    return out;
+  }, area);
+  return Uint8Array.from(rgb);
+}
+
 type Fixture = {
   setup: Page;
   o: number;
@@ -170,7 +184,8 @@ test.describe.serial('remote control and the remote shell', () => {
     // The display, and an xterm window on it showing a known line.
     const xvfb = spawn(
       'Xvfb',
-      [fx.display, '-screen', '0', `${SCREEN.width}x${SCREEN.height}x24`, '-br', '-nolisten', 'tcp'],
+      // -fbdir: Xvfb keeps its screen in a file there, the reference the remote screen is compared with.
+      [fx.display, '-screen', '0', `${SCREEN.width}x${SCREEN.height}x24`, '-br', '-nolisten', 'tcp', '-fbdir', dir],
       {
         stdio: 'ignore',
       },
@@ -372,6 +387,15 @@ test.describe.serial('remote control and the remote shell', () => {
     // Outside the window the root window is black: no white there.
     const outside = await pixels(canvas, { x: 700, y: 500, width: 200, height: 200 });
     expect(outside.light).toBe(0);
+    // The window's first lines (the known banner and the prompt) as the canvas shows them
+    // are what the X server draws there, pixel for pixel (within the encoding's rounding).
+    const bannerArea = { x: win.x, y: win.y, width: win.width, height: 40 };
+    await expect
+      .poll(async () => {
+        const alike = likeness(xvfbArea(fx.dir, bannerArea), await shownArea(canvas, bannerArea));
+        return alike.same >= 0.99 && alike.dark > 200 ? 'alike' : JSON.stringify(alike);
+      })
+      .toBe('alike');
     const before = (await pixels(canvas, windowArea)).dark;
 
     // A click on the window and keys typed on the canvas reach the xterm: the command it runs
