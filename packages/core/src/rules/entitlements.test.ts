@@ -3,12 +3,14 @@ import {
   FEATURES,
   disabledAtTrialEnd,
   entitlement,
+  featureOfRole,
   hasFeature,
   planFeatures,
   planFor,
   type Feature,
 } from './entitlements';
 import type { Plan } from './tiers';
+import { ZONE_ROLES } from '../zones/roles';
 
 const now = Date.UTC(2026, 10, 21);
 const DAY = 86_400_000;
@@ -24,6 +26,7 @@ const TABLE: Record<Feature, Record<Plan, boolean>> = {
   sso: { patch: false, manage: false, tier3: true },
   mfa_enforcement: { patch: false, manage: true, tier3: true },
   api_access: { patch: false, manage: true, tier3: true },
+  role_based_access: { patch: false, manage: true, tier3: true },
   create_zone: { patch: false, manage: false, tier3: true },
 };
 
@@ -117,5 +120,17 @@ describe('disabledAtTrialEnd', () => {
     { isFirstZone: false, accountPlan: 'tier3', expected: false },
   ])('first zone $isFirstZone, account on $accountPlan → disabled $expected', ({ expected, ...input }) => {
     expect(disabledAtTrialEnd(input)).toBe(expected);
+  });
+});
+
+describe('featureOfRole', () => {
+  it('gives Zone Administrator and Read Only on every plan, the delegated roles with role-based access', () => {
+    expect(ZONE_ROLES.map((r) => [r.key, featureOfRole(r.id)])).toEqual([
+      ['zone-admin', null],
+      ['read-only', null],
+      ['billing-admin', 'role_based_access'],
+      ['zone-operator', 'role_based_access'],
+      ['patch-operator', 'role_based_access'],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { TEXTS } from '../texts';
+import type { ZoneRoleId } from '../zones/roles';
 import { CREATE_ZONE_TIER, PLAN_LABELS, meetsTier, tierRank, type Plan, type TierSubject } from './tiers';
 import { trialState } from './trial';
 
@@ -20,6 +21,7 @@ export const FEATURES = [
   'sso',
   'mfa_enforcement',
   'api_access',
+  'role_based_access',
   'create_zone',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -53,9 +55,22 @@ export const FEATURE_RULES: Record<Feature, FeatureRule> = {
   // Spec silent. Creating API keys (automation against the public API) comes with Standard;
   // Basic is run from the console.
   api_access: { tier: 2, label: 'API access' },
+  // Spec silent on the tier. Every plan has a zone's administrators and its read-only users
+  // (one person runs a small fleet; letting someone look without changing anything is safety,
+  // not an upsell); delegating part of a zone (billing, policies and groups, patching alone)
+  // to the roles made for it is what a team needs, so Standard, as API access.
+  role_based_access: { tier: 2, label: 'Role-based access' },
   // Spec A section 6: "create-zone needs the parent organisation at tier 3 or higher".
   create_zone: { tier: CREATE_ZONE_TIER, label: 'Multiple zones' },
 };
+
+/** The zone roles every plan may give (Zone Administrator, Read Only); the others need role-based access. */
+export const ROLES_ON_EVERY_PLAN: readonly ZoneRoleId[] = [1, 2];
+
+/** The feature giving a zone role needs, or null for a role every plan has. */
+export function featureOfRole(roleId: number): Feature | null {
+  return (ROLES_ON_EVERY_PLAN as readonly number[]).includes(roleId) ? null : 'role_based_access';
+}
 
 /** The feature each policy type belongs to: saving a policy of the type needs it. */
 export const POLICY_TYPE_FEATURE = {

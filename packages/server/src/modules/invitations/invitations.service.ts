@@ -33,6 +33,7 @@ import {
 } from '../users/users.store';
 import { findZone } from '../zones/zones.store';
 import { requireAccount, requireZone } from '../zones/zone-access.service';
+import { requireRoleInPlan } from '../zones/entitlements.service';
 import {
   claimInvitation,
   findAccountInvitation,
@@ -158,6 +159,7 @@ export async function inviteUser(
   const zone = await requireZone(ctx, authz, zoneId, 'Users', 'invite');
   requireLinkOrigin(linkOrigin);
   requireKnownRole(body.role_id, 'role_id');
+  requireRoleInPlan(ctx, zone, body.role_id);
   const now = ctx.clock.now();
   const existing = await findUserByEmail(ctx.db, body.email);
   if (existing) {

@@ -22,6 +22,7 @@ import {
   type NewInvitation,
 } from '../invitations/invitations.service';
 import { requireAccount } from '../zones/zone-access.service';
+import { requireRoleInPlan } from '../zones/entitlements.service';
 import { emailInUse } from './user-errors';
 import { toUserFields } from './users.service';
 import {
@@ -68,9 +69,17 @@ async function findAccountUser(db: Db, accountId: number, userId: number, now: D
 
 /**
  * Checks zone/role pairs against the account: unknown roles are 'Role is required' (400) on
- * `zones.{i}.role_id`; a zone of another account is not found (404), as everywhere.
+ * `zones.{i}.role_id`; a zone of another account is not found (404), as everywhere; a role
+ * the zone's plan does not give is 403 'Feature Unavailable' (one the user already holds
+ * there, listed in `held`, stays).
  */
-async function checkAssignments(db: Db, accountId: number, zones: ZoneAssignment[]) {
+async function checkAssignments(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  accountId: number,
+  zones: ZoneAssignment[],
+  held: { zoneId: number; roleId: number }[] = [],
+) {
+  const { db } = ctx;
   const errors: FieldErrors = {};
   zones.forEach((z, i) => {
     if (!roleById(z.role_id)) errors[`zones.${i}.role_id`] = [TEXTS.users.roleRequired];
@@ -82,7 +91,12 @@ async function checkAssignments(db: Db, accountId: number, zones: ZoneAssignment
     zones.map((z) => z.zone_id),
   );
   if (found.length !== new Set(zones.map((z) => z.zone_id)).size) throw notFound();
-  return new Map(found.map((z) => [z.id, z]));
+  const byId = new Map(found.map((z) => [z.id, z]));
+  for (const z of zones) {
+    const kept = held.some((h) => h.zoneId === z.zone_id && h.roleId === z.role_id);
+    if (!kept) requireRoleInPlan(ctx, byId.get(z.zone_id)!, z.role_id);
+  }
+  return byId;
 }
 
 /** A user as the activity log names them. */
@@ -135,7 +149,7 @@ export async function createUserOfAccount(
   if (body.zones.length === 0 && body.account_rbac_role !== 'global-admin') {
     throw validationError({ zones: [TEXTS.validation.atLeastOne] });
   }
-  const zones = await checkAssignments(ctx.db, accountId, body.zones);
+  const zones = await checkAssignments(ctx, accountId, body.zones);
   if (await isEmailTaken(ctx.db, body.email)) throw emailInUse();
   // A global administrator given no zone is invited into the account's first one: they may enter every zone.
   const first = body.zones[0];
@@ -198,7 +212,7 @@ export async function updateUserOfAccount(
   requireAccount(authz, accountId, 'Account', 'modify');
   const [current] = await listAccountUsers(ctx.db, accountId, userId);
   if (!current) throw notFound();
-  if (body.zones) await checkAssignments(ctx.db, accountId, body.zones);
+  if (body.zones) await checkAssignments(ctx, accountId, body.zones, await listZoneRolesOf(ctx.db, [userId]));
 
   const errors: FieldErrors = {};
   if (userId === authz.userId && body.account_rbac_role === 'no-global-access') {

@@ -22,7 +22,7 @@ import { findPrefs } from '../auth/profile.store';
 import { RATE_LIMITS, releaseAttempts, takeAttempts } from '../auth/rate-limits.service';
 import { revokeOpenForUser } from '../invitations/invitations.store';
 import { enterZone, requireZone } from '../zones/zone-access.service';
-import { zoneHasFeature } from '../zones/entitlements.service';
+import { requireRoleInPlan, zoneHasFeature } from '../zones/entitlements.service';
 import { emailInUse, globalAdminManagedGlobally } from './user-errors';
 import {
   countZonesOf,
@@ -120,6 +120,7 @@ export async function updateZoneUser(ctx: AppContext, authz: Authz, input: Updat
   if (body.role_id !== undefined && !roleById(body.role_id)) {
     throw validationError({ role_id: [TEXTS.users.roleRequired] });
   }
+  if (body.role_id !== undefined && body.role_id !== member.roleId) requireRoleInPlan(ctx, zone, body.role_id);
   if (body.status === 'active' && member.user.status === 'pending-invite') {
     throw validationError({ status: ['This user has not accepted the invitation yet.'] });
   }

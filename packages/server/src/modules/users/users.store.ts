@@ -134,7 +134,14 @@ export async function listZoneRolesOf(db: Db, userIds: number[]) {
 export async function findAccountZones(db: Db, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: organizations.id, name: organizations.name })
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      // What the plan rules read (a role given in the zone may need its plan).
+      plan: organizations.plan,
+      trialEndTime: organizations.trialEndTime,
+      trialExpired: organizations.trialExpired,
+    })
     .from(organizations)
     .where(and(eq(organizations.accountId, accountId), inArray(organizations.id, ids)));
 }

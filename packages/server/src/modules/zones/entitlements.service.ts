@@ -1,4 +1,10 @@
-import { FEATURE_RULES, hasFeature, planLabelFor, type Feature } from '@patchwell/core/rules/entitlements';
+import {
+  FEATURE_RULES,
+  featureOfRole,
+  hasFeature,
+  planLabelFor,
+  type Feature,
+} from '@patchwell/core/rules/entitlements';
 import type { TierSubject } from '@patchwell/core/rules/tiers';
 import type { AppContext } from '../../context';
 import { appError, notFound } from '../../domain/errors';
@@ -54,6 +60,20 @@ export function requireFeature(
   throw appError('plans.feature_unavailable', {
     wording: { feature: FEATURE_RULES[feature].label, plan: planLabelFor(feature) },
   });
+}
+
+/**
+ * Refuses giving `roleId` in `zone` when its plan lacks the role (core's `featureOfRole`):
+ * Zone Administrator and Read Only on every plan, the delegated roles with role-based access.
+ * Roles already held stay when a zone leaves its plan, as other features' settings do.
+ */
+export function requireRoleInPlan(
+  ctx: Pick<AppContext, 'clock'>,
+  zone: Pick<ZoneRow, 'plan' | 'trialEndTime' | 'trialExpired'>,
+  roleId: number,
+): void {
+  const feature = featureOfRole(roleId);
+  if (feature) requireFeature(ctx, zone, feature);
 }
 
 /** {@link zoneHasFeature} for the account: its plan is its top-level organisation's. */

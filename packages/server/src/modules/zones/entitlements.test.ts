@@ -86,6 +86,21 @@ const requiredSoftwareBody = (w: World) => ({
   configuration: { package_name: 'Firefox', package_version: '125.0', os_family: 'windows' },
 });
 
+const accountUserBody = (w: World, roleId: number) => ({
+  email: `${w.unique}-member@example.test`,
+  firstname: 'Mia',
+  lastname: 'Member',
+  account_rbac_role: 'no-global-access',
+  zones: [{ zone_id: w.o, role_id: roleId }],
+});
+
+/** A member of the zone with `roleId`, invited by the account's administrator: their id. */
+async function accountUser(w: World, roleId: number): Promise<number> {
+  const res = await w.admin.post(`/api/accounts/${w.account.id}/users`, accountUserBody(w, roleId));
+  expectOk(res, 'member');
+  return res.body.id as number;
+}
+
 const GATES: Record<string, Gate> = {
   'POST /api/policies (custom)': {
     feature: 'worklets',
@@ -178,6 +193,29 @@ const GATES: Record<string, Gate> = {
     },
     call: (w) => w.admin.post(`/api/accounts/${w.account.id}/domains/${w.made.domain}/verify`),
   },
+  'POST /api/inviteUser (Patch Operator)': {
+    feature: 'role_based_access',
+    call: (w) => w.admin.post(`/api/inviteUser?o=${w.o}`, { email: `${w.unique}@example.test`, role_id: 5 }),
+  },
+  'PUT /api/users/{id} (Read Only → Billing Administrator)': {
+    feature: 'role_based_access',
+    setup: async (w) => {
+      w.made.member = await accountUser(w, 2);
+    },
+    call: (w) => w.admin.put(`/api/users/${w.made.member}?o=${w.o}`, { role_id: 3 }),
+  },
+  'POST /api/accounts/{accountId}/users (Zone Operator)': {
+    feature: 'role_based_access',
+    call: (w) => w.admin.post(`/api/accounts/${w.account.id}/users`, accountUserBody(w, 4)),
+  },
+  'PUT /api/accounts/{accountId}/users/{userId} (Read Only → Zone Operator)': {
+    feature: 'role_based_access',
+    setup: async (w) => {
+      w.made.member = await accountUser(w, 2);
+    },
+    call: (w) =>
+      w.admin.put(`/api/accounts/${w.account.id}/users/${w.made.member}`, { zones: [{ zone_id: w.o, role_id: 4 }] }),
+  },
   'POST /api/orgs': {
     feature: 'create_zone',
     code: 'zones.tier_required',
@@ -247,5 +285,32 @@ describe('a requirement outside the plan', () => {
     const res = await admin.post(`/api/users/self/api_keys?o=${w.o}`, { name: 'two', zone_id: w.o });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('plans.feature_unavailable');
+  });
+});
+
+describe('zone roles outside the plan', () => {
+  it('gives Zone Administrator and Read Only on Basic', async () => {
+    const w = await world();
+    await setPlan(w, 'patch');
+    const member = await accountUser(w, 2);
+    expectOk(await w.admin.put(`/api/users/${member}?o=${w.o}`, { role_id: 1 }), 'to administrator');
+    const invited = await w.admin.post(`/api/inviteUser?o=${w.o}`, { email: `${w.unique}-r@example.test`, role_id: 2 });
+    expect(invited.status, invited.text).toBeLessThan(300);
+  });
+
+  it('keeps a delegated role a member already holds when the zone left the plan', async () => {
+    const w = await world();
+    const member = await accountUser(w, 5);
+    await setPlan(w, 'patch');
+    const same = await w.admin.put(`/api/accounts/${w.account.id}/users/${member}`, {
+      firstname: 'Renamed',
+      zones: [{ zone_id: w.o, role_id: 5 }],
+    });
+    expect(same.status, same.text).toBe(200);
+    expect((await w.admin.put(`/api/users/${member}?o=${w.o}`, { role_id: 5 })).status).toBe(200);
+    // Another delegated role is a new grant.
+    const other = await w.admin.put(`/api/users/${member}?o=${w.o}`, { role_id: 4 });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toContain('Role-based access');
   });
 });

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
-import { buildProfile } from '../../test/factories';
+import { buildProfile, buildZone } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { UsersPage } from './UsersPage';
@@ -24,13 +24,16 @@ const user = (id: number, firstname: string, status: string, extra: Record<strin
 });
 
 const me = buildProfile();
+/** The same administrator in a zone on Basic, which gives only Zone Administrator and Read Only. */
+const onBasic = buildProfile({ orgs: [buildZone({ id: 1, name: 'Acme', parent_id: 1, plan: 'patch' })] });
+let profile = me;
 const LINK = 'http://127.0.0.1:8080/console/accept-invite?token=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const calls = (method: string, path: string) => server.requests.filter((r) => r.method === method && r.path === path);
 
 beforeAll(async () => {
   server = await startTestServer({
-    'GET /api/users/self': () => ({ body: me }),
+    'GET /api/users/self': () => ({ body: profile }),
     'GET /api/users': () => ({
       body: [
         user(7, 'Ada', 'active', { role: { id: 1, name: 'Zone Administrator' } }),
@@ -110,6 +113,29 @@ describe('zone users', () => {
     expect(await screen.findByText('Success: The role of Bob Example has been changed.')).toBeInTheDocument();
     expect(JSON.parse(calls('PUT', '/api/users/20').at(-1)!.body)).toEqual({ role_id: 4 });
     await waitFor(() => expect(calls('GET', '/api/users/self').length).toBeGreaterThan(before));
+  });
+
+  it('offers only the roles the zone’s plan gives, and says which plan brings the others', async () => {
+    profile = onBasic;
+    try {
+      renderInShell([{ path: '/settings/users', element: <UsersPage /> }], '/settings/users?o=1', { profile });
+      await userEvent.click(await screen.findByRole('button', { name: 'Actions for Bob Example' }));
+      await userEvent.click(screen.getByRole('menuitem', { name: 'Change Role' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Change Role' });
+      const roles = within(dialog).getByRole('combobox', { name: /^New role/ });
+      const enabled = within(roles)
+        .getAllByRole('option')
+        .filter((o) => !(o as HTMLOptionElement).disabled)
+        .map((o) => o.textContent);
+      expect(enabled).toEqual(['Zone Administrator', 'Read Only']);
+      expect(
+        within(dialog).getByText(
+          'Role-based access is not included in your plan. Upgrade to the Standard plan to enable this feature.',
+        ),
+      ).toBeInTheDocument();
+    } finally {
+      profile = me;
+    }
   });
 
   it("invites by email and role, and shows 'This user already exists in this Zone'", async () => {

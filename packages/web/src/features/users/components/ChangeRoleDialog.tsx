@@ -3,7 +3,8 @@ import { TEXTS } from '@patchwell/core/texts';
 import { Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
-import { ZONE_ROLE_OPTIONS, parseRoleId } from '../role-options';
+import { parseRoleId } from '../role-options';
+import { useZoneRoleOptions } from '../use-role-options';
 
 /** Chooses a new role for a user of the zone; confirming is the second step. */
 export function ChangeRoleDialog({
@@ -35,6 +36,7 @@ function ChangeRoleForm({
   const [error, setError] = useState<string | null>(null);
   const [isSaving, setSaving] = useState(false);
   const name = `${user.firstname} ${user.lastname}`.trim() || user.email;
+  const roles = useZoneRoleOptions(user.role.id);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,7 +59,8 @@ function ChangeRoleForm({
         <Text size="sm">{CONSOLE_TEXTS.users.changeRoleBody(name, user.role.name)}</Text>
         <NativeSelect
           label={CONSOLE_TEXTS.users.newRole}
-          data={ZONE_ROLE_OPTIONS}
+          description={roles.planNote}
+          data={roles.options}
           value={value}
           onChange={(e) => {
             setValue(e.currentTarget.value);

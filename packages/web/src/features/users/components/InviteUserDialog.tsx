@@ -11,7 +11,7 @@ import { serverFieldErrors } from '../../../api/field-errors';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { DialogActions } from '../../../ui/DialogActions';
 import { notify } from '../../../ui/notify';
-import { ZONE_ROLE_OPTIONS } from '../role-options';
+import { useZoneRoleOptions } from '../use-role-options';
 import { inviteUser } from '../users.api';
 import { InvitationOutcome, isMailHeld } from './InvitationOutcome';
 
@@ -53,6 +53,7 @@ export function InviteUserDialog({
   });
 
   const [held, setHeld] = useState<{ email: string; result: InviteUserResult } | null>(null);
+  const roles = useZoneRoleOptions();
 
   const close = () => {
     reset();
@@ -99,7 +100,8 @@ export function InviteUserDialog({
             <NativeSelect
               label={CONSOLE_TEXTS.users.role}
               required
-              data={[{ value: '', label: CONSOLE_TEXTS.users.chooseRole }, ...ZONE_ROLE_OPTIONS]}
+              description={roles.planNote}
+              data={[{ value: '', label: CONSOLE_TEXTS.users.chooseRole }, ...roles.options]}
               {...register('role_id')}
               error={errors.role_id?.message}
             />
