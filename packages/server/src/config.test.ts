@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+import { RATES } from '@patchwell/core/billing/pricing';
 
 describe('loadConfig', () => {
   it('defaults to 127.0.0.1:8080, PGlite in ./data, demo and sign-up on', () => {
@@ -92,6 +93,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS: not an IP address/);
     expect(() => loadConfig({ DNS_SERVERS: '1.1.1.1:99999' })).toThrow(/DNS_SERVERS/);
     expect(() => loadConfig({ DNS_TIMEOUT_MS: '50' })).toThrow(/DNS_TIMEOUT_MS must be/);
+  });
+
+  it('reads the price list, and refuses one that is not JSON or misses a rate', () => {
+    expect(loadConfig({}).billingRates).toEqual(RATES);
+    const prices = { monthly: { ...RATES.monthly, patch: 999 }, yearly: RATES.yearly };
+    expect(loadConfig({ BILLING_RATES: JSON.stringify(prices) }).billingRates).toEqual(prices);
+    expect(() => loadConfig({ BILLING_RATES: '{monthly' })).toThrow(/BILLING_RATES must be JSON/);
+    const missing = { monthly: { patch: 1, manage: 2 }, yearly: RATES.yearly };
+    expect(() => loadConfig({ BILLING_RATES: JSON.stringify(missing) })).toThrow(
+      /BILLING_RATES: monthly\.full_annual_base_rate/,
+    );
+    const negative = { ...prices, yearly: { ...RATES.yearly, manage: -5 } };
+    expect(() => loadConfig({ BILLING_RATES: JSON.stringify(negative) })).toThrow(/BILLING_RATES: yearly\.manage/);
   });
 
   it('treats empty variables as unset', () => {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ZPassword } from '@patchwell/core/auth/password';
+import { ZRateTable } from '@patchwell/core/billing/billing.schema';
+import { RATES, type RateTable } from '@patchwell/core/billing/pricing';
 import { ZEmail } from '@patchwell/core/auth/signup.schema';
 import { INSTALLER_MAX_BYTES } from '@patchwell/core/policies/policy-configuration.schema';
 import type { FeatureFlag } from '@patchwell/core/shell/flags';
@@ -146,6 +148,31 @@ const ZEnv = z
         const parsed = parseFlagDefaults(v);
         if (parsed.ok) return parsed.flags;
         c.addIssue({ code: 'custom', message: `PATCHWELL_FLAGS: ${parsed.problems.join('; ')}.` });
+        return z.NEVER;
+      }),
+    /**
+     * The price list, as JSON: `{"monthly": {"patch": 200, "manage": 350, "full_annual_base_rate": 500},
+     * "yearly": {…}}`, whole cents per device per month (core's `ZRateTable`). Unset: core's
+     * default list (billing/pricing.ts). Invoices already issued keep the prices they were issued at.
+     */
+    BILLING_RATES: z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        if (v === undefined) return RATES;
+        let json: unknown;
+        try {
+          json = JSON.parse(v);
+        } catch {
+          c.addIssue({ code: 'custom', message: 'BILLING_RATES must be JSON (see the README).' });
+          return z.NEVER;
+        }
+        const rates = ZRateTable.safeParse(json);
+        if (rates.success) return rates.data;
+        c.addIssue({
+          code: 'custom',
+          message: `BILLING_RATES: ${rates.error.issues.map((i) => `${i.path.join('.') || 'the list'}: ${i.message}`).join('; ')}.`,
+        });
         return z.NEVER;
       }),
     /** `1` (default) or `0`: whether anyone may create an account through `POST /api/signup`. Off: the sign-up call answers 404. */
@@ -352,6 +379,8 @@ export type Config = {
   dnsServers: string[] | undefined;
   /** DNS_TIMEOUT_MS: one DNS query's timeout. */
   dnsTimeoutMs: number;
+  /** BILLING_RATES: the price list in force (core's default when unset). */
+  billingRates: RateTable;
   /** PATCHWELL_FLAGS: feature flag defaults over core's, before account and zone overrides. */
   flagDefaults: Partial<Record<FeatureFlag, boolean>>;
   bodyLimitBytes: number;
@@ -425,6 +454,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: e.DNS_SERVERS,
     dnsTimeoutMs: e.DNS_TIMEOUT_MS,
     flagDefaults: e.PATCHWELL_FLAGS,
+    billingRates: e.BILLING_RATES,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     installerMaxBytes: e.INSTALLER_MAX_BYTES,
     trustProxy: e.TRUST_PROXY,

@@ -3,7 +3,7 @@ import { ID_MAX } from '../constants';
 import { ZPaging } from '../paging.schema';
 import { PLANS } from '../rules/tiers';
 import { TEXTS } from '../texts';
-import { BILLING_INTERVALS } from './pricing';
+import { BILLING_INTERVALS, RATE_KEYS, type RateKey, type RateTable } from './pricing';
 
 /**
  * Billing (spec B sections 2, 3, 5 and 9): the zone's plan and interval, its billing
@@ -68,6 +68,25 @@ export const ZChangePlanBody = z.object({
 export type ChangePlanBody = z.infer<typeof ZChangePlanBody>;
 
 /** `GET /api/billing`: what the billing tab shows of the zone. */
+/** A monthly rate: whole cents per device per month, at most $10,000. */
+const ZRateCents = z.number().int().min(0).max(1_000_000);
+const ZRates = z
+  .object(Object.fromEntries(RATE_KEYS.map((k) => [k, ZRateCents])) as Record<RateKey, typeof ZRateCents>)
+  .strict();
+/**
+ * A price list (`BILLING_RATES`, and the overview's `rates`): for each interval, cents per
+ * device per month of each rate (`full_annual_base_rate` is Complete's, `patch` Basic's,
+ * `manage` Standard's).
+ */
+export const ZRateTable: z.ZodType<RateTable> = z
+  .object(
+    Object.fromEntries(BILLING_INTERVALS.map((i) => [i, ZRates])) as Record<
+      (typeof BILLING_INTERVALS)[number],
+      typeof ZRates
+    >,
+  )
+  .strict();
+
 export const ZBillingOverview = z.object({
   plan: ZPlan,
   interval: ZBillingInterval,
@@ -89,6 +108,8 @@ export const ZBillingOverview = z.object({
   }),
   /** Whether the caller may change the plan and the billing information (Billing.modify). */
   can_modify: z.boolean(),
+  /** The price list in force on this server (the plan cards, the calculator and the invoices use it). */
+  rates: ZRateTable,
 });
 export type BillingOverview = z.infer<typeof ZBillingOverview>;
 

@@ -27,11 +27,15 @@ export const PLAN_RATE_KEY: Record<Plan, RateKey> = {
   tier3: 'full_annual_base_rate',
 };
 
+/** A price list: cents per device per month, by interval and rate. */
+export type RateTable = Record<BillingInterval, Record<RateKey, number>>;
+
 /**
- * Cents per device per month, by interval: the yearly interval is an annual commitment,
+ * The default price list (an operator sets their own with `BILLING_RATES`; the server serves
+ * the one in force with the billing overview). The yearly interval is an annual commitment,
  * cheaper per device, still metered and invoiced month by month in arrears.
  */
-export const RATES: Record<BillingInterval, Record<RateKey, number>> = {
+export const RATES: RateTable = {
   monthly: { patch: 200, manage: 350, full_annual_base_rate: 500 },
   yearly: { patch: 170, manage: 300, full_annual_base_rate: 425 },
 };
@@ -60,9 +64,9 @@ export const PLAN_FEATURES: Record<Plan, readonly string[]> = {
 
 export { PLAN_LABELS };
 
-/** Cents per device per month of `plan` on `interval`. */
-export function monthlyRate(plan: Plan, interval: BillingInterval): number {
-  return RATES[interval][PLAN_RATE_KEY[plan]];
+/** Cents per device per month of `plan` on `interval`, from the price list `rates`. */
+export function monthlyRate(plan: Plan, interval: BillingInterval, rates: RateTable = RATES): number {
+  return rates[interval][PLAN_RATE_KEY[plan]];
 }
 
 /** Ten-thousandths of a dollar per device-day for a monthly rate in cents, after `discountPct`. */
@@ -113,8 +117,13 @@ export function tierLabel(index: number): string {
  * The bill summary calculator: `devices` on `plan` over `interval`, priced per device per
  * month with the volume discount on the devices above 500 (graduated, like tax brackets).
  */
-export function billSummary(devices: number, plan: Plan, interval: BillingInterval): BillSummary {
-  const rate = monthlyRate(plan, interval);
+export function billSummary(
+  devices: number,
+  plan: Plan,
+  interval: BillingInterval,
+  rates: RateTable = RATES,
+): BillSummary {
+  const rate = monthlyRate(plan, interval, rates);
   const count = Math.max(0, Math.floor(devices));
   const lines = splitByTier(count)
     .map((n, i) => {
@@ -160,7 +169,7 @@ export type InvoiceLineDraft = {
  * of each volume tier (each day's devices split into tiers) at that tier's device-day price.
  * A plan billed with no devices still gets its first line, at zero.
  */
-export function invoiceLines(days: readonly MeteredDay[]): InvoiceLineDraft[] {
+export function invoiceLines(days: readonly MeteredDay[], rates: RateTable = RATES): InvoiceLineDraft[] {
   const groups = new Map<string, { plan: Plan; interval: BillingInterval; perTier: number[] }>();
   for (const day of days) {
     if (!day.plan) continue;
@@ -175,7 +184,7 @@ export function invoiceLines(days: readonly MeteredDay[]): InvoiceLineDraft[] {
   const order = (g: { plan: Plan; interval: BillingInterval }) =>
     `${['patch', 'manage', 'tier3'].indexOf(g.plan)}${g.interval}`;
   for (const group of [...groups.values()].sort((a, b) => order(a).localeCompare(order(b)))) {
-    const rate = monthlyRate(group.plan, group.interval);
+    const rate = monthlyRate(group.plan, group.interval, rates);
     group.perTier.forEach((quantity, i) => {
       if (quantity === 0 && i > 0) return;
       const { discountPct } = VOLUME_TIERS[i]!;

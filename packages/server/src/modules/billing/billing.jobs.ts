@@ -36,7 +36,7 @@ async function issueInvoice(ctx: AppContext, zoneId: number, periodStart: string
   const { start, end } = periodOf(periodStart);
   const days = await findMeterDays(ctx.db, zoneId, start, end);
   const metered: MeteredDay[] = days.map((d) => ({ devices: d.devices, plan: d.plan, interval: d.interval }));
-  const lines = invoiceLines(metered);
+  const lines = invoiceLines(metered, ctx.config.billingRates);
   const account = await findBillingAccount(ctx.db, zoneId);
   const id = await insertInvoice(
     ctx.db,

@@ -65,6 +65,7 @@ export async function getBillingOverview(
       days_metered: days.length,
     },
     can_modify: authz.may({ id: zone.id, accountId: zone.accountId }, 'Billing', 'modify'),
+    rates: ctx.config.billingRates,
   };
 }
 

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_TEXTS } from '@patchwell/core/billing/billing.schema';
-import { deviceDayPrice, lineAmount, RATES } from '@patchwell/core/billing/pricing';
+import { deviceDayPrice, lineAmount, RATES, type RateTable } from '@patchwell/core/billing/pricing';
 import { startTestApp, type JsonBody, type TestApp } from '../../test/app';
 import { buildZoneWithKey, checkinAs, enrollDevice, flushLastSeen, type EnrolledDevice } from '../../test/agents';
 import { clientFor, cookieFor } from '../../test/authz-helpers';
@@ -47,8 +47,14 @@ async function checkIn(list: EnrolledDevice[]) {
   await flushLastSeen(t);
 }
 
+/** This server's price list (BILLING_RATES), not core's default: invoices and the overview use it. */
+const PRICES: RateTable = {
+  monthly: { patch: 210, manage: 360, full_annual_base_rate: 480 },
+  yearly: { patch: 180, manage: 312, full_annual_base_rate: 408 },
+};
+
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { BILLING_RATES: JSON.stringify(PRICES) } });
   z = await buildZoneWithKey(t);
   other = await buildZoneWithKey(t);
   volume = await buildZoneWithKey(t);
@@ -167,17 +173,17 @@ describe('metering and invoices', () => {
   it('totals the metered device-days times the rates, on numbered lines', async () => {
     const res = await (await admin()).get(q(`/api/billing/invoices/${march.id}`, z.zone.id));
     expect(res.status).toBe(200);
-    const manageDay = deviceDayPrice(RATES.yearly.manage, 0);
-    const completeDay = deviceDayPrice(RATES.monthly.full_annual_base_rate, 0);
+    const manageDay = deviceDayPrice(PRICES.yearly.manage, 0);
+    const completeDay = deviceDayPrice(PRICES.monthly.full_annual_base_rate, 0);
     expect(res.body.lines).toEqual([
       expect.objectContaining({ line_no: 1, plan: 'manage', interval: 'yearly', quantity: 5, unit_price: manageDay }),
       expect.objectContaining({ line_no: 2, plan: 'tier3', interval: 'monthly', quantity: 2, unit_price: completeDay }),
     ]);
-    // 300 cents a device-month on Standard yearly and 500 on Complete monthly, a month being 365/12 days.
-    expect(manageDay).toBe(986);
-    expect(completeDay).toBe(1644);
-    expect(res.body.total_cents).toBe(Math.round((5 * 986) / 100) + Math.round((2 * 1644) / 100));
-    expect(res.body.total_cents).toBe(82);
+    // 312 cents a device-month on Standard yearly and 480 on Complete monthly, a month being 365/12 days.
+    expect(manageDay).toBe(1026);
+    expect(completeDay).toBe(1578);
+    expect(res.body.total_cents).toBe(Math.round((5 * 1026) / 100) + Math.round((2 * 1578) / 100));
+    expect(res.body.total_cents).toBe(83);
     expect(res.body.bill_to).toMatchObject({ company_name: 'Acme Corp', po_number: 'PO-7781' });
   });
 
@@ -192,12 +198,12 @@ describe('metering and invoices', () => {
       [2, 620, 10],
       [3, 100, 20],
     ]);
-    const rate = RATES.monthly.full_annual_base_rate;
+    const rate = PRICES.monthly.full_annual_base_rate;
     const expected =
       lineAmount(1000, deviceDayPrice(rate, 0)) +
       lineAmount(620, deviceDayPrice(rate, 10)) +
       lineAmount(100, deviceDayPrice(rate, 20));
-    expect(expected).toBe(16440 + 9170 + 1315);
+    expect(expected).toBe(15780 + 8804 + 1262);
     expect(res.body.total_cents).toBe(expected);
     expect(res.body.device_days).toBe(1720);
   });
@@ -211,7 +217,7 @@ describe('metering and invoices', () => {
     expect(await runBilling(t.ctx)).toEqual({ metered: 0, invoiced: 0 });
     const c = await admin();
     const again = await c.get(q(`/api/billing/invoices/${march.id}`, z.zone.id));
-    expect(again.body.total_cents).toBe(82);
+    expect(again.body.total_cents).toBe(83);
     // No route changes or removes an invoice.
     expect((await c.put(q(`/api/billing/invoices/${march.id}`, z.zone.id), {})).status).toBe(404);
     expect((await c.del(q(`/api/billing/invoices/${march.id}`, z.zone.id))).status).toBe(404);
@@ -235,9 +241,9 @@ describe('metering and invoices', () => {
     const rows = parse(await res.text()) as string[][];
     expect(rows[0]).toEqual(['Line', 'Description', 'Device-days', 'Unit price (USD per device-day)', 'Amount (USD)']);
     expect(rows.slice(1).map((r) => [r[0], r[2], r[3], r[4]])).toEqual([
-      ['1', '5', '0.0986', '0.49'],
-      ['2', '2', '0.1644', '0.33'],
-      ['', '7', '', '0.82'],
+      ['1', '5', '0.1026', '0.51'],
+      ['2', '2', '0.1578', '0.32'],
+      ['', '7', '', '0.83'],
     ]);
     expect(rows[1]![1]).toBe('Standard plan (yearly), devices 1–500');
   });
@@ -259,8 +265,8 @@ describe('metering and invoices', () => {
       'Acme Corp',
       'Purchase order: PO-7781',
       'Standard plan (yearly), devices 1–500',
-      '$0.0986',
-      '$0.82',
+      '$0.1026',
+      '$0.83',
     ])
       expect(text).toContain(expected);
   });
@@ -290,6 +296,8 @@ describe('metering and invoices', () => {
       device_days: 1,
       days_metered: 3,
     });
+    expect(res.body.rates).toEqual(PRICES);
+    expect(res.body.rates).not.toEqual(RATES);
   });
 });
 

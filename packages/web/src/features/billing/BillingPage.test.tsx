@@ -20,6 +20,11 @@ const baseOverview = (): BillingOverview => ({
   info: null,
   current_period: { start: '2026-03-01', end: '2026-03-31', device_days: 12, days_metered: 4 },
   can_modify: true,
+  // The server's price list (BILLING_RATES), not core's default one: the page shows these.
+  rates: {
+    monthly: { patch: 250, manage: 399, full_annual_base_rate: 600 },
+    yearly: { patch: 200, manage: 333, full_annual_base_rate: 500 },
+  },
 });
 
 beforeAll(async () => {
@@ -123,13 +128,13 @@ describe('Billing page', () => {
     renderPage();
     const plans = await screen.findByRole('form', { name: 'Plans' });
     expect(within(screen.getByTestId('plan-tier3')).getByText('Current plan')).toBeInTheDocument();
-    expect(within(screen.getByTestId('plan-manage')).getByText('$3.50')).toBeInTheDocument();
+    expect(within(screen.getByTestId('plan-manage')).getByText('$3.99')).toBeInTheDocument();
     await userEvent.click(within(plans).getByRole('button', { name: 'Change Plan' }));
     expect(await within(plans).findByText('You must select a plan.')).toBeInTheDocument();
     expect(puts('/api/billing/plan')).toHaveLength(0);
 
     await userEvent.click(within(plans).getByRole('radio', { name: 'Yearly' }));
-    expect(within(screen.getByTestId('plan-manage')).getByText('$3.00')).toBeInTheDocument();
+    expect(within(screen.getByTestId('plan-manage')).getByText('$3.33')).toBeInTheDocument();
     await userEvent.click(within(plans).getByRole('radio', { name: 'Standard' }));
     await userEvent.click(within(plans).getByRole('button', { name: 'Change Plan' }));
     await waitFor(() => expect(puts('/api/billing/plan')).toHaveLength(1));
@@ -156,8 +161,8 @@ describe('Billing page', () => {
     const devices = screen.getByRole('textbox', { name: 'Devices' });
     await userEvent.clear(devices);
     await userEvent.type(devices, '600');
-    // Complete monthly: 500 × $5.00 + 100 × $4.50.
-    await waitFor(() => expect(screen.getByTestId('summary-month')).toHaveTextContent('$2,950.00'));
+    // Complete monthly at the server's $6.00: 500 × $6.00 + 100 × $5.40.
+    await waitFor(() => expect(screen.getByTestId('summary-month')).toHaveTextContent('$3,540.00'));
     expect(screen.getByText('Devices 501–1000 (10% off)')).toBeInTheDocument();
     expect(screen.getByText('Billing FAQs')).toBeInTheDocument();
   });

@@ -47,7 +47,7 @@ export function BillingPage() {
         <BillingHistory zoneId={zoneId} />
       </Paper>
       <Paper withBorder p="md">
-        <BillSummaryCalculator plan={o.plan} interval={o.interval} />
+        <BillSummaryCalculator plan={o.plan} interval={o.interval} rates={o.rates} />
       </Paper>
       <Divider />
       <BillingFaqs />

@@ -6,17 +6,29 @@ import {
   formatCents,
   PLAN_LABELS,
   type BillingInterval,
+  type RateTable,
 } from '@patchwell/core/billing/pricing';
 import { PLANS, type Plan } from '@patchwell/core/rules/tiers';
 import { Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 
-/** Devices × rate with the volume discount above 500 devices: core's `billSummary`, as the invoices use. */
-export function BillSummaryCalculator({ plan, interval }: { plan: Plan; interval: BillingInterval }) {
+/**
+ * Devices × rate with the volume discount above 500 devices: core's `billSummary` over the
+ * server's price list, as the invoices use.
+ */
+export function BillSummaryCalculator({
+  plan,
+  interval,
+  rates,
+}: {
+  plan: Plan;
+  interval: BillingInterval;
+  rates: RateTable;
+}) {
   const [devices, setDevices] = useState<number>(100);
   const [chosenPlan, setPlan] = useState<Plan>(plan);
   const [chosenInterval, setInterval] = useState<BillingInterval>(interval);
-  const summary = billSummary(devices, chosenPlan, chosenInterval);
+  const summary = billSummary(devices, chosenPlan, chosenInterval, rates);
   return (
     <Stack gap="sm">
       <Title order={3}>{T.summaryTitle}</Title>

@@ -95,7 +95,7 @@ export function PlanSection({ zoneId, overview, onChanged }: PlanSectionProps) {
                     {overview.plan === p && <Badge variant="light">{T.currentPlan}</Badge>}
                   </Group>
                   <Text fw={700} size="lg">
-                    {formatCents(monthlyRate(p, interval))}{' '}
+                    {formatCents(monthlyRate(p, interval, overview.rates))}{' '}
                     <Text span size="sm" c="dimmed" fw={400}>
                       {T.perDeviceMonth}
                     </Text>
