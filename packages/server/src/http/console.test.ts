@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../db/client';
 import { createTestDb } from '../test/db';
@@ -9,6 +12,27 @@ import { startTestApp, type TestApp } from '../test/app';
 let handle: DbHandle;
 let dist: string;
 let t: TestApp;
+/** A script worth compressing (the build leaves files under 1 KiB as they are). */
+const BIG = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i} * 2;`).join('\n');
+
+/** The raw answer to a GET with this Accept-Encoding (fetch would decode it). */
+function rawGet(url: string, acceptEncoding: string | null) {
+  return new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+    const headers = acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding };
+    get(url, { headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () =>
+        resolve({
+          encoding: res.headers['content-encoding'],
+          vary: res.headers.vary,
+          body: Buffer.concat(parts),
+        }),
+      );
+    }).on('error', reject);
+  });
+}
+
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/console/assets/index-AbC123xy.js"></script></body></html>';
 
@@ -19,6 +43,9 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'index.html'), INDEX);
   await writeFile(path.join(dist, 'assets', 'index-AbC123xy.js'), 'console.log("console")');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(path.join(dist, 'assets', 'app-Q1w2e3r4.js'), BIG);
+  // The build's own step writes the compressed copies.
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../web/scripts/precompress.mjs'), dist]);
   t = await startTestApp({ db: handle, config: { webDistDir: dist } });
 });
 afterAll(async () => {
@@ -43,6 +70,21 @@ describe('the console under /console/', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/javascript/);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the build’s Brotli or gzip copy to a browser that accepts it, else the file', async () => {
+    const url = `${t.url}/console/assets/app-Q1w2e3r4.js`;
+    const br = await rawGet(url, 'gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(br.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(BIG.length / 3);
+    expect(brotliDecompressSync(br.body).toString()).toBe(BIG);
+    const gz = await rawGet(url, 'gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(BIG);
+    const plain = await rawGet(url, null);
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.toString()).toBe(BIG);
   });
 
   it('revalidates unhashed files', async () => {

@@ -16,7 +16,8 @@ in the repository, then restart the server.</p>
 </body></html>`;
 
 /**
- * Serves the built console (packages/web/dist) under /console/. Vite puts hashed files in
+ * Serves the built console (packages/web/dist) under /console/, Brotli or gzip copies made
+ * at build time where the browser accepts them. Vite puts hashed files in
  * `assets/`, which never change, so browsers may keep them a year; `index.html` and other
  * unhashed files are revalidated on every load so a new release is picked up.
  * Returns the not-found handler for /console/* paths that are not files: the SPA's
@@ -32,6 +33,9 @@ export async function registerConsole(
       root: distDir,
       prefix: CONSOLE_BASE,
       index: false,
+      // The build writes .br and .gz copies (packages/web/scripts/precompress.mjs): sent as
+      // they are to browsers that accept them, so nothing is compressed per request.
+      preCompressed: true,
       cacheControl: false,
       schemaHide: true,
       setHeaders: (reply, filePath) => {

@@ -1,0 +1,89 @@
+/**
+ * Lighthouse's performance score of the console's login, dashboard and devices pages (issue 16:
+ * ≥ 95 each), with the metrics behind it, from Debian's Chromium driven offline against the
+ * real server on loopback. The built console is served by the server: run `npm run build`
+ * first. The signed-in pages are loaded with the bench administrator's session cookie, in the
+ * demo account's first zone with its simulated devices (the dashboard and the list have data).
+ *
+ * Lighthouse's default settings: a mobile device, simulated slow 4G and a 4× slower CPU. The
+ * score is the median of `RUNS` runs per page (the machine is shared: each run prints too).
+ *
+ * Run: node --import tsx bench/lighthouse.ts   (figures in bench/README.md)
+ * Env: RUNS=3  BENCH_PORT=18185  CHROMIUM_PATH=/usr/bin/chromium  PAGES=login,dashboard,devices
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { BENCH_ADMIN, benchSession, startServer } from './server';
+import { load } from './proc';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const PORT = Number(process.env.BENCH_PORT ?? 18185);
+const PAGES = (process.env.PAGES ?? 'login,dashboard,devices').split(',');
+
+type Metrics = { score: number; fcp: number; lcp: number; tbt: number; cls: number; si: number };
+
+const server = await startServer({
+  port: PORT,
+  env: {
+    PATCHWELL_DEMO: '1',
+    PATCHWELL_ADMIN_EMAIL: BENCH_ADMIN.email,
+    PATCHWELL_ADMIN_PASSWORD: BENCH_ADMIN.password,
+  },
+});
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+try {
+  const { zoneId, cookie } = await benchSession(server.url);
+  const urls: Record<string, { url: string; signedIn: boolean }> = {
+    login: { url: `${server.url}/console/login`, signedIn: false },
+    dashboard: { url: `${server.url}/console/dashboard?o=${zoneId}`, signedIn: true },
+    devices: { url: `${server.url}/console/devices?o=${zoneId}`, signedIn: true },
+  };
+  console.log(`# Lighthouse performance (${new Date().toISOString()}), ${RUNS} runs a page; ${load()}`);
+  for (const name of PAGES) {
+    const target = urls[name];
+    if (!target) throw new Error(`no page ${name}: ${Object.keys(urls).join(', ')}`);
+    const runs: Metrics[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const result = await lighthouse(target.url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        ...(target.signedIn ? { extraHeaders: { cookie } } : {}),
+      });
+      if (!result) throw new Error(`lighthouse gave no result for ${name}`);
+      const { lhr } = result;
+      if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.message}`);
+      const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      const m: Metrics = {
+        score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        fcp: value('first-contentful-paint'),
+        lcp: value('largest-contentful-paint'),
+        tbt: value('total-blocking-time'),
+        cls: value('cumulative-layout-shift'),
+        si: value('speed-index'),
+      };
+      runs.push(m);
+      // A signed-in page that ended on the login page measured the wrong page.
+      if (target.signedIn && lhr.finalDisplayedUrl.includes('/login')) throw new Error(`${name}: signed out`);
+      console.log(
+        `  ${name} run ${i + 1}: ${m.score} (FCP ${m.fcp.toFixed(0)} ms, LCP ${m.lcp.toFixed(0)} ms, ` +
+          `TBT ${m.tbt.toFixed(0)} ms, CLS ${m.cls.toFixed(3)}, SI ${m.si.toFixed(0)} ms)`,
+      );
+    }
+    const pick = (k: keyof Metrics) => median(runs.map((r) => r[k]));
+    console.log(
+      `${name}: score ${pick('score')} (median; target ≥ 95), FCP ${pick('fcp').toFixed(0)} ms, LCP ${pick('lcp').toFixed(0)} ms, ` +
+        `TBT ${pick('tbt').toFixed(0)} ms, CLS ${pick('cls').toFixed(3)}; ${load()}`,
+    );
+  }
+} finally {
+  await chrome.kill();
+  await server.stop();
+}
