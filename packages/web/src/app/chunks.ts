@@ -52,14 +52,28 @@ export function onPreloadError(event: Event & { payload?: unknown }): void {
 }
 
 /**
+ * Mantine's styles beyond the login page's (main.tsx loads those). Every other page waits for
+ * them, so the login page stays light and no page renders without its components' styles.
+ */
+export const loadRestStyles = () => import('./mantine-styles-rest');
+
+/**
  * A react-router `lazy` for a page module: loads `load()`, takes the named component, and
  * turns a failed download into ChunkLoadError so the error boundary shows the reload modal.
+ * The page also waits for the rest of Mantine's styles, unless `isFirstPage` (the login page).
  */
-export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+export function lazyPage<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  { isFirstPage = false }: { isFirstPage?: boolean } = {},
+) {
   return async () => {
     let module: M;
     try {
-      module = await load();
+      // The styles are asked for first, so their <link> precedes the page's own CSS, which may
+      // override Mantine's (as when styles.css came first, in the entry).
+      const styles = isFirstPage ? undefined : loadRestStyles();
+      [module] = await Promise.all([load(), styles]);
     } catch (error) {
       chunkFailure.report();
       throw new ChunkLoadError(error);
