@@ -4,13 +4,13 @@ import { lazy, Suspense } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { CONSOLE_TEXTS } from '../texts';
 import { usePageTitle } from '../ui/usePageTitle';
-import { ChunkLoadError, loadRestStyles } from './chunks';
+import { ChunkLoadError, loadBeyondLogin } from './chunks';
 import { ChunkReloadModal } from './ChunkReloadModal';
 import { PlainFrame } from './PlainLayout';
 
 // Loaded on demand: it reads the client config (help links), which the first page does not need.
 const NotFoundPage = lazy(() =>
-  Promise.all([import('../features/notfound/NotFoundPage'), loadRestStyles()]).then(([m]) => ({
+  Promise.all([import('../features/notfound/NotFoundPage'), loadBeyondLogin()]).then(([m]) => ({
     default: m.NotFoundPage,
   })),
 );

@@ -6,7 +6,7 @@ import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/error-text';
 import { ApiError } from '../../api/errors';
-import { loadRestStyles } from '../../app/chunks';
+import { loadBeyondLogin } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
 import { lastRoute, rememberCurrentOrg, storedCurrentOrg } from '../../app/storage';
 import { chooseZone, requestedZoneId } from '../../app/zone';
@@ -21,7 +21,7 @@ import { afterLoginPath, normalizeRedirect } from './after-login';
 const loadAuthApi = () => import('./auth.api');
 // The second step (a code, or the enrolment) comes after a right password, and only for some
 // users: it is fetched with the sign-in code, not with the page.
-const loadMfaStep = () => Promise.all([loadRestStyles(), import('../mfa/MfaSignInStep')]).then(([, m]) => m);
+const loadMfaStep = () => Promise.all([loadBeyondLogin(), import('../mfa/MfaSignInStep')]).then(([, m]) => m);
 const MfaSignInStep = lazy(() => loadMfaStep().then((m) => ({ default: m.MfaSignInStep })));
 const preloadSignIn = () => void Promise.all([loadAuthApi(), loadMfaStep()]).catch(() => undefined);
 
