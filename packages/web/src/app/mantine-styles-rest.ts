@@ -1,6 +1,8 @@
 // The rest of @mantine/core/styles.css (in its order): what the login page does not use.
 // Loaded by every page but the login page (lazyPage in chunks.ts), before the page's own CSS.
+import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/Popover.css';
+import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Flex.css';
 import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Accordion.css';
@@ -44,6 +46,7 @@ import '@mantine/core/styles/LoadingOverlay.css';
 import '@mantine/core/styles/Marquee.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Menubar.css';
+import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Pill.css';
 import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/NavLink.css';
