@@ -24,6 +24,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     rolldownOptions: {
+      treeshake: {
+        // Building a zod schema has no side effects: a module imported for a constant or a
+        // helper (saml-signin.schema's SAML_SIGNIN_ERROR, shell/errors' errorText) then
+        // brings no unused schema, and zod stays off pages that validate nothing.
+        manualPureFunctions: ['z'],
+      },
       output: {
         // Long-lived vendor chunks: they change with dependency upgrades, not with our code.
         codeSplitting: {
@@ -31,7 +37,8 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
             { name: 'router', test: /node_modules[\\/]react-router[\\/]/, priority: 30 },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 30 },
-            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 30 },
+            // Query only: react-virtual goes with the pages that virtualise a list.
+            { name: 'query', test: /node_modules[\\/]@tanstack[\\/](react-query|query-core)[\\/]/, priority: 30 },
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/]/, priority: 30 },
           ],
         },

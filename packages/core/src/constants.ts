@@ -5,6 +5,9 @@ export const CONSOLE_BASE = '/console/';
 export const API_BASE = '/api';
 export const BESPOKE_BASE = '/bespoke';
 
+/** The `err` of `/console/login?err=…` after a refused SAML sign-in (the page shows the generic login failure). */
+export const SAML_SIGNIN_ERROR = 'saml_failed';
+
 export const ONE_MINUTE_MS = 60_000;
 export const ONE_HOUR_MS = 3_600_000;
 export const ONE_DAY_MS = 86_400_000;

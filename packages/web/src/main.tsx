@@ -1,4 +1,5 @@
-import '@mantine/core/styles.css';
+// The login page's share of Mantine's styles; other pages load the rest (app/chunks.ts).
+import './app/mantine-styles';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode } from 'react';

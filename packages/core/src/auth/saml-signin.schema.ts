@@ -44,5 +44,5 @@ export const ZSamlAcsBody = z.object({
 });
 export type SamlAcsBody = z.infer<typeof ZSamlAcsBody>;
 
-/** The `err` of `/console/login?err=…` after a refused SAML sign-in (the page shows the generic login failure). */
-export const SAML_SIGNIN_ERROR = 'saml_failed';
+// Kept in the zod-free constants so the login page reads it without the schemas.
+export { SAML_SIGNIN_ERROR } from '../constants';

@@ -4,12 +4,16 @@ import { lazy, Suspense } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { CONSOLE_TEXTS } from '../texts';
 import { usePageTitle } from '../ui/usePageTitle';
-import { ChunkLoadError } from './chunks';
+import { ChunkLoadError, loadBeyondLogin } from './chunks';
 import { ChunkReloadModal } from './ChunkReloadModal';
 import { PlainFrame } from './PlainLayout';
 
 // Loaded on demand: it reads the client config (help links), which the first page does not need.
-const NotFoundPage = lazy(() => import('../features/notfound/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
+const NotFoundPage = lazy(() =>
+  Promise.all([import('../features/notfound/NotFoundPage'), loadBeyondLogin()]).then(([m]) => ({
+    default: m.NotFoundPage,
+  })),
+);
 
 /** 'Something Went Wrong - Please Reload' with 'Reload Now' (spec A section 8). */
 export function NavigationFailed() {

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { loadModalsHost } from './modals-host';
 
 /** A route's code could not be downloaded (usually: a new version replaced the old files). */
 export class ChunkLoadError extends Error {
@@ -52,14 +53,29 @@ export function onPreloadError(event: Event & { payload?: unknown }): void {
 }
 
 /**
+ * What the login page does without: the rest of Mantine's styles (main.tsx loads the login
+ * page's share) and the confirm-modal host. Every other page waits for them, so the login
+ * page stays light and no page renders without its components' styles or modals.
+ */
+export const loadBeyondLogin = () => Promise.all([import('./mantine-styles-rest'), loadModalsHost()]);
+
+/**
  * A react-router `lazy` for a page module: loads `load()`, takes the named component, and
  * turns a failed download into ChunkLoadError so the error boundary shows the reload modal.
+ * The page also waits for the rest of Mantine's styles, unless `isFirstPage` (the login page).
  */
-export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+export function lazyPage<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  { isFirstPage = false }: { isFirstPage?: boolean } = {},
+) {
   return async () => {
     let module: M;
     try {
-      module = await load();
+      // The styles are asked for first, so their <link> precedes the page's own CSS, which may
+      // override Mantine's (as when styles.css came first, in the entry).
+      const styles = isFirstPage ? undefined : loadBeyondLogin();
+      [module] = await Promise.all([load(), styles]);
     } catch (error) {
       chunkFailure.report();
       throw new ChunkLoadError(error);

@@ -93,6 +93,7 @@ export const routes: RouteObject[] = [
                 lazy: lazyPage(
                   () => import('../features/auth/LoginPage'),
                   (m) => m.LoginPage,
+                  { isFirstPage: true },
                 ),
               },
               {

@@ -1,12 +1,12 @@
 import { MODAL_SIZES } from '@patchwell/core/constants';
 import {
-  Modal,
   Notification,
   createTheme,
   darken,
   toRgba,
   type CSSVariablesResolver,
   type MantineTheme,
+  type ModalProps,
 } from '@mantine/core';
 
 type ModalPreset = keyof typeof MODAL_SIZES;
@@ -29,12 +29,14 @@ export const theme = createTheme({
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji"',
   defaultRadius: 'sm',
   components: {
-    Modal: Modal.extend({
-      vars: (_theme, props) => {
+    // What Modal.extend() returns, written out: importing Modal here would put the modal's code
+    // (and the scroll area and floating-ui under it) on the login page.
+    Modal: {
+      vars: (_theme: MantineTheme, props: ModalProps) => {
         const size = modalSizeVar(props.size);
         return { root: size ? { '--modal-size': size } : {} };
       },
-    }),
+    },
     Notification: Notification.extend({
       // Server errors are joined by newlines (spec A section 8).
       styles: { description: { whiteSpace: 'pre-line' } },

@@ -1,11 +1,12 @@
-import { SAML_SIGNIN_ERROR } from '@patchwell/core/auth/saml-signin.schema';
+import { SAML_SIGNIN_ERROR } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
-import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/error-text';
 import { ApiError } from '../../api/errors';
+import { loadBeyondLogin } from '../../app/chunks';
 import { PATHS } from '../../app/paths';
 import { lastRoute, rememberCurrentOrg, storedCurrentOrg } from '../../app/storage';
 import { chooseZone, requestedZoneId } from '../../app/zone';
@@ -14,11 +15,15 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useClientConfig } from '../shell/shell.api';
 import { afterLoginPath, normalizeRedirect } from './after-login';
-import { MfaSignInStep } from '../mfa/MfaSignInStep';
 
 // The sign-in call validates the profile with its zod schema. That code is fetched when the
 // user starts filling in the form, not with the page, which keeps the login page light.
 const loadAuthApi = () => import('./auth.api');
+// The second step (a code, or the enrolment) comes after a right password, and only for some
+// users: it is fetched with the sign-in code, not with the page.
+const loadMfaStep = () => Promise.all([loadBeyondLogin(), import('../mfa/MfaSignInStep')]).then(([, m]) => m);
+const MfaSignInStep = lazy(() => loadMfaStep().then((m) => ({ default: m.MfaSignInStep })));
+const preloadSignIn = () => void Promise.all([loadAuthApi(), loadMfaStep()]).catch(() => undefined);
 
 // A light pre-check; the server holds the real rules.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -169,14 +174,16 @@ export function LoginPage() {
   if (isSecondStep) {
     return (
       <Paper withBorder shadow="sm" p="xl" radius="md">
-        <MfaSignInStep
-          email={email.trim().toLowerCase()}
-          onSignedIn={() => void onSecondStepDone()}
-          onCancel={() => {
-            setSecondStep(false);
-            setPassword('');
-          }}
-        />
+        <Suspense fallback={<Loader size="sm" />}>
+          <MfaSignInStep
+            email={email.trim().toLowerCase()}
+            onSignedIn={() => void onSecondStepDone()}
+            onCancel={() => {
+              setSecondStep(false);
+              setPassword('');
+            }}
+          />
+        </Suspense>
       </Paper>
     );
   }
@@ -208,7 +215,7 @@ export function LoginPage() {
             {formError}
           </Alert>
         )}
-        <form onSubmit={onSubmit} onFocus={() => void loadAuthApi().catch(() => undefined)} noValidate>
+        <form onSubmit={onSubmit} onFocus={preloadSignIn} noValidate>
           <Stack gap="md">
             <TextInput
               label={CONSOLE_TEXTS.login.email}

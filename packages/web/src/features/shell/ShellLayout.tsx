@@ -3,7 +3,7 @@ import type { Zone } from '@patchwell/core/zones/zones.schema';
 import { AppShell, Box, Button, Container, Group, Modal, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconBuildingOff } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { isFeatureOn } from '../../app/access';
 import { PATHS } from '../../app/paths';
@@ -17,9 +17,12 @@ import { profileQuery } from '../auth/auth.api';
 import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
 import { LegacySsoNotice } from '../sso/components/LegacySsoNotice';
-import { CreateZoneDialog } from '../zones/CreateZoneDialog';
 import { useBanners, useClientConfig } from './shell.api';
 import { TopNav } from './TopNav';
+
+// The dialog's form code (react-hook-form, the zone schema) loads when it is first opened,
+// not with every signed-in page.
+const CreateZoneDialog = lazy(() => import('../zones/CreateZoneDialog').then((m) => ({ default: m.CreateZoneDialog })));
 
 /** Switching needs a fresh login when the flag is on and either zone uses SAML (spec A section 4). */
 export function needsReauthentication(isFlagOn: boolean, current: ProfileOrg | undefined, target: ProfileOrg): boolean {
@@ -35,6 +38,8 @@ export function ShellLayout() {
   const config = useClientConfig();
   const banners = useBanners();
   const [isCreateZoneOpen, setCreateZoneOpen] = useState(false);
+  // Stays mounted once opened, so closing it keeps its transition.
+  const [hasOpenedCreateZone, setHasOpenedCreateZone] = useState(false);
   const [reauthTarget, setReauthTarget] = useState<ProfileOrg | null>(null);
   const isGlobalView = location.pathname === PATHS.global || location.pathname.startsWith(`${PATHS.global}/`);
 
@@ -82,7 +87,10 @@ export function ShellLayout() {
           config={config}
           onSwitchZone={onSwitchZone}
           onOpenZone={(target) => navigate(withZone(PATHS.dashboard, target.id))}
-          onCreateZone={() => setCreateZoneOpen(true)}
+          onCreateZone={() => {
+            setHasOpenedCreateZone(true);
+            setCreateZoneOpen(true);
+          }}
           onLogout={() => void signOut(navigate)}
         />
       </AppShell.Header>
@@ -111,13 +119,15 @@ export function ShellLayout() {
         </Text>
       </Box>
 
-      {zoneId !== undefined && (
-        <CreateZoneDialog
-          opened={isCreateZoneOpen}
-          zoneId={zoneId}
-          onClose={() => setCreateZoneOpen(false)}
-          onCreated={onZoneCreated}
-        />
+      {zoneId !== undefined && hasOpenedCreateZone && (
+        <Suspense fallback={null}>
+          <CreateZoneDialog
+            opened={isCreateZoneOpen}
+            zoneId={zoneId}
+            onClose={() => setCreateZoneOpen(false)}
+            onCreated={onZoneCreated}
+          />
+        </Suspense>
       )}
 
       <Modal
