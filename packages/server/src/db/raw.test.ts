@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDbHandle } from '../test/db';
-import { copyRowsIn, queryRows, queryRowsAsJson, type CopyValue } from './raw';
+import { bigint, boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { copyRowsIn, queryRows, queryRowsAsJson, tableRowFromJson, type CopyValue } from './raw';
 
 let handle: TestDbHandle;
 beforeAll(async () => {
@@ -68,5 +69,39 @@ describe('queryRowsAsJson', () => {
     expect(rows.map((r) => r.id)).toEqual([6, 5, 4, 3, 2, 1]);
     expect(rows.find((r) => r.id === 2)?.tags).toEqual(['a "b"', 'c,d', 'back\\slash', '{brace}']);
     expect(await queryRowsAsJson(handle.db, sql`select id from raw_copy_probe where false`)).toEqual([]);
+  });
+});
+
+describe('tableRowFromJson', () => {
+  it('gives back what a select of the table gives, dates, arrays, json and nulls alike', async () => {
+    const probe = pgTable('raw_json_probe', {
+      id: integer('id').primaryKey(),
+      seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }),
+      tags: text('tags').array(),
+      detail: jsonb('detail'),
+      uptimeS: bigint('uptime_s', { mode: 'number' }),
+      flag: boolean('flag'),
+    });
+    await handle.db.execute(
+      sql`create table raw_json_probe (id int primary key, seen_at timestamptz, tags text[], detail jsonb, uptime_s bigint, flag boolean)`,
+    );
+    await handle.db.insert(probe).values([
+      {
+        id: 1,
+        seenAt: new Date('2026-05-09T10:00:00.123Z'),
+        tags: ['a', 'b,c'],
+        detail: { x: [1, 'y'] },
+        uptimeS: 2 ** 40,
+        flag: true,
+      },
+      { id: 2, seenAt: null, tags: [], detail: null, uptimeS: null, flag: null },
+    ]);
+    const selected = await handle.db.select().from(probe).orderBy(probe.id);
+    const json = await queryRowsAsJson<{ r: Record<string, unknown> }>(
+      handle.db,
+      sql`select row_to_json(raw_json_probe) as r, id from raw_json_probe`,
+      sql`q.id`,
+    );
+    expect(json.map((row) => tableRowFromJson(probe, row.r))).toEqual(selected);
   });
 });

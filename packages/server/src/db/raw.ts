@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +29,22 @@ export async function queryRowsAsJson<T>(db: Db, select: SQL, order?: SQL): Prom
     sql`select coalesce(json_agg(q${order ? sql` order by ${order}` : sql``})::text, '[]') as rows from (${select}) q`,
   );
   return JSON.parse(row!.rows) as T[];
+}
+
+/**
+ * A row of `table` from the JSON PostgreSQL makes of it (`row_to_json(t)`, as read by
+ * {@link queryRowsAsJson}): keys renamed to drizzle's and timestamps made Dates again, so
+ * callers get what `db.select().from(table)` returns, at the cost of one JSON value instead of
+ * one value per column crossing from PGlite's WebAssembly. Numbers, text, booleans, arrays
+ * and json columns come through JSON as they are.
+ */
+export function tableRowFromJson<T extends PgTable>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name];
+    row[key] = column.dataType === 'date' && typeof value === 'string' ? new Date(value) : (value ?? null);
+  }
+  return row as T['$inferSelect'];
 }
 
 /**

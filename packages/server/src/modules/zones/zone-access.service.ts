@@ -5,6 +5,7 @@ import { roleAllows } from '@patchwell/core/zones/roles';
 import type { AppContext } from '../../context';
 import { forbidden, notFound, AppError, validationError } from '../../domain/errors';
 import type { Authz } from '../../domain/authz';
+import { findZoneCached } from './zone-cache';
 import { findZone, type ZoneRow } from './zones.store';
 
 /**
@@ -22,7 +23,7 @@ export async function requireZone(
 ): Promise<ZoneRow> {
   const id = zoneId ?? authz.actor.onlyZoneId ?? undefined;
   if (id === undefined) throw validationError({ o: [TEXTS.validation.namedRequired('Zone (o)')] });
-  const zone = await findZone(ctx.db, id);
+  const zone = await findZoneCached(ctx.db, id);
   if (!zone) {
     authz.allow('nothing to protect: the zone does not exist');
     throw notFound();
@@ -61,7 +62,7 @@ function allowedInDisabledZone(resource: Resource, action: Action): boolean {
  * @throws AppError 404 unknown or invisible zone.
  */
 export async function enterZone(ctx: AppContext, authz: Authz, zoneId: number): Promise<ZoneRow> {
-  const zone = await findZone(ctx.db, zoneId);
+  const zone = await findZoneCached(ctx.db, zoneId);
   if (!zone || !canEnterZone(authz.actor, { id: zone.id, accountId: zone.accountId })) throw notFound();
   authz.allow('the caller may enter the zone; only their own rights in it are shown');
   return zone;
