@@ -32,26 +32,10 @@ window.addEventListener('vite:preloadError', onPreloadError);
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-// index.html's start-up frame stays until the router has the first page (its chunk loaded, its
-// loaders run): React then replaces it with the page in one step, rather than with a blank
-// page and a loading bar in between.
-function whenRouterReady(): Promise<void> {
-  if (router.state.initialized) return Promise.resolve();
-  return new Promise((resolve) => {
-    const unsubscribe = router.subscribe((state) => {
-      if (!state.initialized) return;
-      unsubscribe();
-      resolve();
-    });
-  });
-}
-
-void whenRouterReady().then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
-    </StrictMode>,
-  ),
+createRoot(container).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
 );
