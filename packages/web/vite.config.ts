@@ -1,12 +1,37 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { routePreload } from './route-preload.plugin.js';
 
 // The API server (packages/server) listens here during `npm run dev`.
 const API_TARGET = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: '/console/',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The pages most often opened first by address (paths under /console, see app/paths.ts).
+    routePreload([
+      { pattern: /^\/console\/?(login\/?)?$/, modules: ['src/features/auth/LoginPage.tsx'] },
+      {
+        pattern: /^\/console\/dashboard\/?$/,
+        modules: [
+          'src/app/guards.ts',
+          'src/features/shell/ShellLayout.tsx',
+          'src/features/dashboard/DashboardPage.tsx',
+          'src/app/mantine-styles-rest.ts',
+        ],
+      },
+      {
+        pattern: /^\/console\/devices\/?$/,
+        modules: [
+          'src/app/guards.ts',
+          'src/features/shell/ShellLayout.tsx',
+          'src/features/devices/DevicesPage.tsx',
+          'src/app/mantine-styles-rest.ts',
+        ],
+      },
+    ]),
+  ],
   server: {
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: false },

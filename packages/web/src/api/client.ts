@@ -1,8 +1,15 @@
 import { QUERY_TIMEOUT_MS } from '@patchwell/core/constants';
-import type { ZodType } from 'zod';
 import { ApiError, ResponseShapeError, TimeoutError, type ApiErrorBody } from './errors';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+/**
+ * What checks a 2xx body: a core zod schema, or a hand-checked parser with zod's `safeParse`
+ * signature for the signed-out pages, which load no zod (`core/shell/config.parse`).
+ */
+export type ResponseSchema<T> = {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
+};
 
 export type RequestOptions<T> = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -14,7 +21,7 @@ export type RequestOptions<T> = {
   rawBody?: { data: Uint8Array<ArrayBuffer>; contentType: string };
   headers?: Record<string, string>;
   /** Validates and types a 2xx body. */
-  schema?: ZodType<T>;
+  schema?: ResponseSchema<T>;
   /** Defaults to 60 000 ms (spec A section 9). */
   timeoutMs?: number;
   /** Cancels the request (react-query passes one). */

@@ -1,8 +1,7 @@
-import { SNACKBAR_DURATION_MS, SNACKBAR_LIMIT } from '@patchwell/core/constants';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { DeferredNotificationsHost } from '../ui/notifications-host';
 import { DeferredModalsHost } from './modals-host';
 import { queryClient as defaultQueryClient } from './query-client';
 import { cssVariablesResolver, theme } from './theme';
@@ -20,7 +19,8 @@ export function Providers({
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env} defaultColorScheme="light">
-        <Notifications limit={SNACKBAR_LIMIT} autoClose={SNACKBAR_DURATION_MS} position="bottom-right" />
+        {/* Mounted with the first snackbar (ui/notifications-host.ts). */}
+        <DeferredNotificationsHost />
         {/* Mounted once a page beyond the login page has loaded it (app/modals-host.ts). */}
         <DeferredModalsHost />
         {children}

@@ -3,7 +3,7 @@ import { hasFeature } from '@patchwell/core/rules/entitlements';
 import type { QueryClient } from '@tanstack/react-query';
 import { data, redirect, type LoaderFunctionArgs } from 'react-router';
 import { checkSession, cachedProfile } from '../features/auth/auth.api';
-import { configQuery } from '../features/shell/shell.api';
+import { configQuery } from '../features/shell/config.api';
 import { can, canAccessGlobal, canSeeApns, canSeeSecurity, isFeatureOn, isZoneAdmin } from './access';
 import { trackDeprecatedRoute } from './analytics';
 import { PATHS, consolePath, settingsTabPath } from './paths';

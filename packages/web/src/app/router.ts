@@ -1,8 +1,8 @@
 import { createBrowserRouter } from 'react-router';
-import { routes } from './routes';
+import { routerOptions, routes } from './routes';
 
 export const BASENAME = '/console';
 
 export function createAppRouter() {
-  return createBrowserRouter(routes, { basename: BASENAME });
+  return createBrowserRouter(routes, { basename: BASENAME, ...routerOptions });
 }

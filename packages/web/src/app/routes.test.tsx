@@ -11,7 +11,7 @@ import { Providers } from './Providers';
 import { startTestServer } from '../test/server';
 import { recordedEvents } from './analytics';
 import { queryClient } from './query-client';
-import { routes } from './routes';
+import { routerOptions, routes } from './routes';
 import { storedCurrentOrg } from './storage';
 
 const acme = buildZone({ id: 1, name: 'Acme' });
@@ -77,7 +77,7 @@ beforeEach(() => {
 });
 
 function open(entry: string) {
-  return renderRoutes(routes, entry, queryClient);
+  return renderRoutes(routes, entry, queryClient, routerOptions);
 }
 
 const at = (router: ReturnType<typeof open>['router']) => router.state.location.pathname + router.state.location.search;
@@ -277,7 +277,11 @@ describe('guards and redirects', () => {
     'open %s under the /console basename without o on that page of the chosen zone',
     async (path) => {
       state.profile = buildProfile({ orgs: [acme, beta], is_global_admin: true, account_rbac_role: 'global-admin' });
-      const router = createMemoryRouter(routes, { initialEntries: [`/console${path}`], basename: '/console' });
+      const router = createMemoryRouter(routes, {
+        initialEntries: [`/console${path}`],
+        basename: '/console',
+        ...routerOptions,
+      });
       render(
         <Providers queryClient={queryClient} env="test">
           <RouterProvider router={router} />

@@ -1,8 +1,4 @@
-import { redirect, type RouteObject } from 'react-router';
-import { globalRoute } from '../features/global/global.routes';
-import { manageRoute } from '../features/manage/manage.routes';
-import { reportsRoute } from '../features/reports/reports.routes';
-import { settingsRoute } from '../features/settings/settings.routes';
+import { redirect, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
 import { lazyPage } from './chunks';
 import { legacyRoutes } from './legacy.routes';
 import { PATHS } from './paths';
@@ -62,12 +58,38 @@ const shellRoutes: RouteObject[] = [
       (m) => m.ManualApprovalPage,
     ),
   },
-  manageRoute,
-  reportsRoute,
-  settingsRoute,
-  globalRoute,
+  // Manage, Reports, Settings and Global: added on the first visit (discoverAreaRoutes).
   ...legacyRoutes,
 ];
+
+/**
+ * The areas whose route trees load on the first navigation into them, by their first path
+ * segment: the entry, which every page (the login page too) downloads before anything runs,
+ * then carries only the routes above.
+ */
+const AREAS: Record<string, () => Promise<RouteObject>> = {
+  [rel(PATHS.manageHome)]: () => import('../features/manage/manage.routes').then((m) => m.manageRoute),
+  [rel(PATHS.reportsHome)]: () => import('../features/reports/reports.routes').then((m) => m.reportsRoute),
+  [rel(PATHS.settings)]: () => import('../features/settings/settings.routes').then((m) => m.settingsRoute),
+  [rel(PATHS.global)]: () => import('../features/global/global.routes').then((m) => m.globalRoute),
+};
+
+/**
+ * React Router asks this for any address the known routes match only through a parameter or
+ * the 404 page's `*` (a typed address, a link, a reload), before it runs loaders: an address
+ * in an area gets the area's tree under the shell, and the router matches again. Patching an
+ * area twice adds nothing (the router keeps the first copy).
+ */
+export const discoverAreaRoutes: PatchRoutesOnNavigationFunction = async ({ path, patch }) => {
+  const segments = path.split('/').filter(Boolean);
+  // The path includes the /console basename in the app, not in tests' memory routers.
+  const area = segments[0] === 'console' ? segments[1] : segments[0];
+  const load = area !== undefined && Object.hasOwn(AREAS, area) ? AREAS[area] : undefined;
+  if (load) patch(SHELL_ROUTE_ID, [await load()]);
+};
+
+/** The router options that go with `routes`. */
+export const routerOptions = { patchRoutesOnNavigation: discoverAreaRoutes };
 
 /** The console's route tree (relative to the /console basename). */
 export const routes: RouteObject[] = [

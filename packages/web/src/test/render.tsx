@@ -2,7 +2,12 @@ import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import {
+  createMemoryRouter,
+  RouterProvider,
+  type PatchRoutesOnNavigationFunction,
+  type RouteObject,
+} from 'react-router';
 import { Providers } from '../app/Providers';
 import { SHELL_ROUTE_ID } from '../app/shell-context';
 
@@ -10,9 +15,17 @@ export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
 }
 
-/** Render routes in a memory router under the app's providers (Mantine in test mode). */
-export function renderRoutes(routes: RouteObject[], initialEntry: string, queryClient = testQueryClient()) {
-  const router = createMemoryRouter(routes, { initialEntries: [initialEntry] });
+/**
+ * Render routes in a memory router under the app's providers (Mantine in test mode). The app's
+ * `routes` go with its `routerOptions` (areas' routes discovered on navigation).
+ */
+export function renderRoutes(
+  routes: RouteObject[],
+  initialEntry: string,
+  queryClient = testQueryClient(),
+  options: { patchRoutesOnNavigation?: PatchRoutesOnNavigationFunction } = {},
+) {
+  const router = createMemoryRouter(routes, { initialEntries: [initialEntry], ...options });
   const result = render(
     <Providers queryClient={queryClient} env="test">
       <RouterProvider router={router} />

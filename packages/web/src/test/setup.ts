@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { loadModalsHost } from '../app/modals-host';
+import { loadNotificationsHost } from '../ui/notifications-host';
 
 // Tests talk to a real local HTTP server; on a busy CI machine a round trip and the render
 // after it can take several seconds (Testing Library waits 1 s by default). A wait ends as
@@ -11,6 +12,7 @@ configure({ asyncUtilTimeout: 15_000 });
 
 // Pages open confirm modals: mount the modal host at once, as lazyPage does in the console.
 await loadModalsHost();
+await loadNotificationsHost();
 
 // jsdom has no layout engine. Mantine reads media queries: answer "yes" to min-width
 // queries (a desktop-sized window) and "no" to max-width ones (STACK.md gotcha).

@@ -2,6 +2,7 @@ import { SNACKBAR_DURATION_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { notifications } from '@mantine/notifications';
 import { CONSOLE_TEXTS } from '../texts';
+import { loadNotificationsHost } from './notifications-host';
 
 // Mantine's close button is an icon alone: name it, or a snackbar on screen fails axe (button-name).
 const closeButtonProps = { 'aria-label': CONSOLE_TEXTS.banners.dismiss };
@@ -10,15 +11,20 @@ const closeButtonProps = { 'aria-label': CONSOLE_TEXTS.banners.dismiss };
  * Snackbars (spec A section 8): success, warning (optional duration) and error; 6 s, at
  * most five at once, bottom right (set on the Notifications provider).
  */
+function show(options: Parameters<typeof notifications.show>[0]): void {
+  loadNotificationsHost().catch(() => undefined);
+  notifications.show(options);
+}
+
 export const notify = {
   success(message: string) {
-    notifications.show({ message, color: 'green', autoClose: SNACKBAR_DURATION_MS, closeButtonProps });
+    show({ message, color: 'green', autoClose: SNACKBAR_DURATION_MS, closeButtonProps });
   },
   warning(message: string, durationMs: number = SNACKBAR_DURATION_MS) {
-    notifications.show({ message, color: 'yellow', autoClose: durationMs, closeButtonProps });
+    show({ message, color: 'yellow', autoClose: durationMs, closeButtonProps });
   },
   error(message: string) {
-    notifications.show({ message, color: 'red', autoClose: SNACKBAR_DURATION_MS, closeButtonProps });
+    show({ message, color: 'red', autoClose: SNACKBAR_DURATION_MS, closeButtonProps });
   },
   /**
    * 'Error: ' plus the server's errors or message, else the generic text. The formatter

@@ -13,7 +13,7 @@ import { chooseZone, requestedZoneId } from '../../app/zone';
 import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { CONSOLE_TEXTS } from '../../texts';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { useClientConfig } from '../shell/shell.api';
+import { useClientConfig } from '../shell/config.api';
 import { afterLoginPath, normalizeRedirect } from './after-login';
 
 // The sign-in call validates the profile with its zod schema. That code is fetched when the

@@ -15,7 +15,7 @@ import { NameFields } from '../../ui/NameFields';
 import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useUnsavedChangesPrompt } from '../../ui/useUnsavedChangesPrompt';
-import { useClientConfig } from '../shell/shell.api';
+import { useClientConfig } from '../shell/config.api';
 import { signUp } from './auth.api';
 
 type SignUpInput = z.input<typeof ZSignUpBody>;

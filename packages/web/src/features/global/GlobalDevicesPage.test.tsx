@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { queryClient } from '../../app/query-client';
-import { routes } from '../../app/routes';
+import { routerOptions, routes } from '../../app/routes';
 import { CONSOLE_TEXTS } from '../../texts';
 import { buildDevice, buildProfile, buildZone } from '../../test/factories';
 import { renderRoutes } from '../../test/render';
@@ -67,7 +67,7 @@ beforeEach(() => {
   state.size = 2;
 });
 
-const open = (entry: string) => renderRoutes(routes, entry, queryClient);
+const open = (entry: string) => renderRoutes(routes, entry, queryClient, routerOptions);
 const at = (router: ReturnType<typeof open>['router']) => router.state.location.pathname + router.state.location.search;
 const settle = (router: ReturnType<typeof open>['router'], expected: string) =>
   waitFor(() => expect(at(router)).toBe(expected), { timeout: 10_000 });

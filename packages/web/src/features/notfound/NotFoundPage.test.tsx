@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderAt, testQueryClient } from '../../test/render';
-import { CONFIG_QUERY_KEY } from '../shell/shell.api';
+import { CONFIG_QUERY_KEY } from '../shell/config.api';
 import { NotFoundPage } from './NotFoundPage';
 
 describe('404 page', () => {

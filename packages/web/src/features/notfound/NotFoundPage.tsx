@@ -5,7 +5,7 @@ import { PATHS } from '../../app/paths';
 import { requestedZoneId, withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { helpLink, useClientConfig } from '../shell/shell.api';
+import { helpLink, useClientConfig } from '../shell/config.api';
 
 /** The 404 page (route name '404'): title, body and ways back (spec A section 2). */
 export function NotFoundPage() {

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { queryClient } from '../../app/query-client';
-import { routes } from '../../app/routes';
+import { routerOptions, routes } from '../../app/routes';
 import { buildDevice, buildProfile, buildZone } from '../../test/factories';
 import { renderRoutes } from '../../test/render';
 import { startTestServer, type TestReply } from '../../test/server';
@@ -61,7 +61,7 @@ beforeEach(() => {
   state.create = { status: 500 };
 });
 
-const open = () => renderRoutes(routes, '/devices/5/remote-control?o=1', queryClient);
+const open = () => renderRoutes(routes, '/devices/5/remote-control?o=1', queryClient, routerOptions);
 const heading = () => screen.findByRole('heading', { name: 'Remote control: web-5' }, { timeout: 15_000 });
 
 describe('/devices/{id}/remote-control', () => {

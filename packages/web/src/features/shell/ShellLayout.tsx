@@ -17,7 +17,8 @@ import { profileQuery } from '../auth/auth.api';
 import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
 import { LegacySsoNotice } from '../sso/components/LegacySsoNotice';
-import { useBanners, useClientConfig } from './shell.api';
+import { useClientConfig } from './config.api';
+import { useBanners } from './shell.api';
 import { TopNav } from './TopNav';
 
 // The dialog's form code (react-hook-form, the zone schema) loads when it is first opened,

@@ -5,7 +5,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { queryClient } from '../../app/query-client';
-import { routes } from '../../app/routes';
+import { routerOptions, routes } from '../../app/routes';
 import { buildProfile, buildZone } from '../../test/factories';
 import { renderRoutes } from '../../test/render';
 import { startTestServer } from '../../test/server';
@@ -61,7 +61,7 @@ beforeEach(() => {
   state.profile = buildProfile({ orgs: [acme] });
 });
 
-const open = (entry: string) => renderRoutes(routes, entry, queryClient);
+const open = (entry: string) => renderRoutes(routes, entry, queryClient, routerOptions);
 const at = (router: ReturnType<typeof open>['router']) => router.state.location.pathname + router.state.location.search;
 const settle = (router: ReturnType<typeof open>['router'], expected: string) =>
   waitFor(() => expect(at(router)).toBe(expected), { timeout: 5000 });
