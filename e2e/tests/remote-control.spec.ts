@@ -184,8 +184,20 @@ test.describe.serial('remote control and the remote shell', () => {
     // The display, and an xterm window on it showing a known line.
     const xvfb = spawn(
       'Xvfb',
-      // -fbdir: Xvfb keeps its screen in a file there, the reference the remote screen is compared with.
-      [fx.display, '-screen', '0', `${SCREEN.width}x${SCREEN.height}x24`, '-br', '-nolisten', 'tcp', '-fbdir', dir],
+      // -fbdir: Xvfb keeps its screen in a file there, the reference the remote screen is compared
+      // with. -noreset: no reset (refusing connections) when its last client leaves.
+      [
+        fx.display,
+        '-screen',
+        '0',
+        `${SCREEN.width}x${SCREEN.height}x24`,
+        '-br',
+        '-nolisten',
+        'tcp',
+        '-noreset',
+        '-fbdir',
+        dir,
+      ],
       {
         stdio: 'ignore',
       },

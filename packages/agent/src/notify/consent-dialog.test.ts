@@ -79,7 +79,9 @@ async function answerWith(key: string) {
 beforeAll(async () => {
   const n = 500 + Math.floor(Math.random() * 400);
   display = `:${n}`;
-  xvfb = spawn('Xvfb', [display, '-screen', '0', '800x600x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+  // -noreset: by default Xvfb resets when its last client leaves, and a dialog that connects
+  // during the reset is refused ("cannot open display"): the second test's zenity, once, in CI.
+  xvfb = spawn('Xvfb', [display, '-screen', '0', '800x600x24', '-nolisten', 'tcp', '-noreset'], { stdio: 'ignore' });
   await until(() => (existsSync(`/tmp/.X11-unix/X${n}`) ? true : null), 'Xvfb');
 });
 afterAll(() => {

@@ -76,7 +76,10 @@ describe('a remote-control session through the tunnel', () => {
 
   it('reaches a real x11vnc on Xvfb: the browser reads the RFB greeting, and the session is logged', async () => {
     const display = 100 + Math.floor(Math.random() * 400);
-    xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    // -noreset: Xvfb would otherwise reset (refusing connections meanwhile) when its last client leaves.
+    xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1024x768x24', '-nolisten', 'tcp', '-noreset'], {
+      stdio: 'ignore',
+    });
     await eventually(
       async () => existsSync(`/tmp/.X11-unix/X${display}`),
       (ok) => ok,
