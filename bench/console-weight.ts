@@ -7,7 +7,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import { BENCH_ADMIN, benchSession, startServer } from './server';
+import { BENCH_ADMIN_ENV, benchSession, startServer } from './server';
 
 const KiB = 1024;
 /** Gzipped targets from issue 16. */
@@ -70,11 +70,7 @@ function report(name: string, rows: Row[], target: { js: number; css: number | u
 
 const server = await startServer({
   port: Number(process.env.BENCH_PORT ?? 18183),
-  env: {
-    PATCHWELL_DEMO: '0',
-    PATCHWELL_ADMIN_EMAIL: BENCH_ADMIN.email,
-    PATCHWELL_ADMIN_PASSWORD: BENCH_ADMIN.password,
-  },
+  env: { PATCHWELL_DEMO: '0', ...BENCH_ADMIN_ENV },
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

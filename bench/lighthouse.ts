@@ -13,7 +13,7 @@
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { BENCH_ADMIN, benchSession, startServer } from './server';
+import { BENCH_ADMIN_ENV, benchSession, startServer } from './server';
 import { load } from './proc';
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -24,11 +24,7 @@ type Metrics = { score: number; fcp: number; lcp: number; tbt: number; cls: numb
 
 const server = await startServer({
   port: PORT,
-  env: {
-    PATCHWELL_DEMO: '1',
-    PATCHWELL_ADMIN_EMAIL: BENCH_ADMIN.email,
-    PATCHWELL_ADMIN_PASSWORD: BENCH_ADMIN.password,
-  },
+  env: { PATCHWELL_DEMO: '1', ...BENCH_ADMIN_ENV },
 });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -55,6 +55,11 @@ export async function startServer(opts: {
 
 /** The administrator every bench's server is started with (`PATCHWELL_ADMIN_*`). */
 export const BENCH_ADMIN = { email: 'bench@example.com', password: 'bench passphrase 2026' };
+/** The server's environment that creates {@link BENCH_ADMIN} on an empty database. */
+export const BENCH_ADMIN_ENV = {
+  PATCHWELL_ADMIN_EMAIL: BENCH_ADMIN.email,
+  PATCHWELL_ADMIN_PASSWORD: BENCH_ADMIN.password,
+};
 
 /**
  * Signs the bench's administrator in: its first zone, the session cookie, and a caller that
