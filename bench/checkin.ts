@@ -9,7 +9,7 @@
  *
  * Run: node --import tsx bench/checkin.ts   (figures in bench/README.md)
  * Env: DB=pglite,postgres  DEVICES=100000  DURATION=30 (the issue's sustained run is 600)
- *      CONNECTIONS=64  BENCH_PORT=18601
+ *      BARE_DURATION=<DURATION> (the bare server's run)  CONNECTIONS=64  BENCH_PORT=18601
  *      DATABASE_URL=postgres://…/<db> for PostgreSQL (its public schema is replaced when it
  *      holds no fleet of this size: use a database of your own)
  *      SEED_CACHE=<dir> (default $TMPDIR/patchwell-checkin-seed): the seeded PGlite data directory
@@ -23,10 +23,13 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { seedDevices, seededToken, statusOf, seededHash } from './devices-seed';
 import { benchSession, startServer, BENCH_ADMIN, type Running } from './server';
-import { cpuSeconds, load, rssMb } from './proc';
+import { cpuSeconds, load, memoryParts, rssMb } from './proc';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const DURATION = Number(process.env.DURATION ?? 30);
+// The bare server's run: its rate is steady after seconds, so a 10-minute check-in run need
+// not spend 10 more minutes on it.
+const BARE_DURATION = Number(process.env.BARE_DURATION ?? DURATION);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
 const DBS = (process.env.DB ?? 'pglite,postgres').split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 18601);
@@ -174,12 +177,18 @@ function rssSampler(pid: number, seconds: number) {
 }
 
 /** The same autocannon settings for both servers: POSTs of a device's check-in body and token. */
-async function hammer(url: string, pid: number, pick: () => number, fleet: Fleet, amount?: number) {
+async function hammer(
+  url: string,
+  pid: number,
+  pick: () => number,
+  fleet: Fleet,
+  run: { amount: number } | { duration: number },
+) {
   const cpu0 = cpuSeconds(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    ...(amount ? { amount } : { duration: DURATION }),
+    ...run,
     requests: [
       {
         method: 'POST',
@@ -229,27 +238,34 @@ async function run(kind: string) {
 
     // Every device checks in once: its token is read from the database, then cached.
     let seq = 0;
-    const first = await hammer(server.url, pid, () => seq++ % DEVICES, fleet, DEVICES);
+    const first = await hammer(server.url, pid, () => seq++ % DEVICES, fleet, { amount: DEVICES });
     console.log(line(`first check-in of each of ${DEVICES} devices`, first));
 
     const hello = await startHello(PORT + 1);
     let bare: Awaited<ReturnType<typeof hammer>>;
     try {
-      bare = await hammer(`http://127.0.0.1:${PORT + 1}`, hello.child.pid!, () => 0, fleet);
+      bare = await hammer(`http://127.0.0.1:${PORT + 1}`, hello.child.pid!, () => 0, fleet, {
+        duration: BARE_DURATION,
+      });
     } finally {
       await hello.stop();
     }
-    console.log(line(`bare node:http hello, ${DURATION} s`, bare));
+    console.log(line(`bare node:http hello, ${BARE_DURATION} s`, bare));
 
     const rss = rssSampler(pid, DURATION);
     const random = () => Math.floor(Math.random() * DEVICES);
-    const warm = await hammer(server.url, pid, random, fleet);
+    const warm = await hammer(server.url, pid, random, fleet, { duration: DURATION });
     const mem = rss.stop();
     console.log(line(`check-ins, random devices of ${DEVICES}, ${DURATION} s, ${CONNECTIONS} connections`, warm));
     console.log(`check-in ÷ bare: ${((warm.perSecond / bare.perSecond) * 100).toFixed(1)} %; ${load()}`);
     console.log(
       `server RSS during the run: start ${mem.start.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB, end ${mem.end.toFixed(0)} MB; ` +
         `by tenths: ${mem.series.map((v) => v.toFixed(0)).join(' ')}`,
+    );
+    const parts = await memoryParts(server.url);
+    console.log(
+      `after the run: V8 heap ${parts.heapUsed.toFixed(0)} MB used of ${parts.heapTotal.toFixed(0)} MB, ` +
+        `external ${parts.external.toFixed(0)} MB, RSS ${rssMb(pid).toFixed(0)} MB`,
     );
   } finally {
     await server?.stop();

@@ -22,3 +22,21 @@ export const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
 /** The value at fraction `p` of an ascending list. */
 export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+/**
+ * What a server's memory is made of, from its own `/metrics` (loopback): V8's heap in use and
+ * reserved, and memory outside it (`external`: buffers; PGlite's WebAssembly memory is neither,
+ * so RSS minus these is mostly the embedded database's).
+ */
+export async function memoryParts(url: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const mb = (name: string) => {
+    const m = new RegExp(`^${name} (\\S+)`, 'm').exec(text);
+    return m ? Number(m[1]) / 1024 / 1024 : NaN;
+  };
+  return {
+    heapUsed: mb('nodejs_heap_size_used_bytes'),
+    heapTotal: mb('nodejs_heap_size_total_bytes'),
+    external: mb('nodejs_external_memory_bytes'),
+  };
+}

@@ -76,7 +76,7 @@ declare module 'fastify' {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Builds the HTTP app: API, console, docs, probes. Does not listen; `main.ts` does, tests
+ * Builds the HTTP app: API, console, docs, probes. Does not listen; `serve.ts` does, tests
  * call `listen({ port: 0 })` or `inject`. Everything it needs comes in `ctx`.
  */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type {
   AgentCommand,
   CheckinResult,
@@ -20,6 +20,7 @@ import { recordResult, takeCommands, type CommandRow } from '../modules/commands
 import { recordInventory } from '../modules/remediation/cves/cves.service';
 import type { AgentRuntime } from './agent-runtime';
 import { replaceInventory, upsertEnrolledDevice, type DeviceIdentity } from './agent.store';
+import { sha256Hex } from '../domain/sha256';
 
 /**
  * The agent protocol (docs/api/devices-agent-contract.md): enrolment with the zone's access
@@ -42,7 +43,7 @@ export function generateDeviceToken(): string {
 }
 
 export function hashDeviceToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
 /** Registers a device in the access key's zone; the same machine gets the same device and a new token. */

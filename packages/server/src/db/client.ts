@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { CACHE_CHANNEL, createChangeFeed, registerChangeFeed, type ChangeFeedSource } from './change-feed';
+import { seedFromTemplate } from './pglite-template';
 import * as schema from './schema';
 
 /** One type for both drivers (STACK 4.2): services never know which database they talk to. */
@@ -209,6 +210,8 @@ export const PGLITE_OPTIONS: PGliteOptions = { extensions: { pg_trgm } };
 export async function openDb(config: { databaseUrl?: string; pgliteDataDir: string }): Promise<DbHandle> {
   if (config.databaseUrl) return usePostgres(config.databaseUrl);
   if (config.pgliteDataDir === 'memory://') return usePglite(await PGlite.create(PGLITE_OPTIONS));
+  // An empty directory starts from the build's migrated template when there is one (pglite-template.ts).
+  seedFromTemplate(config.pgliteDataDir, MIGRATIONS_FOLDER);
   await mkdir(config.pgliteDataDir, { recursive: true });
   return usePglite(await PGlite.create(config.pgliteDataDir, PGLITE_OPTIONS));
 }

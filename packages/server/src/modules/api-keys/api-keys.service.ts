@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ONE_DAY_MS, ONE_MINUTE_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { canEnterZone, type Actor } from '@patchwell/core/zones/authz';
@@ -19,6 +19,7 @@ import {
   touchKey,
   type ApiKeyRow,
 } from './api-keys.store';
+import { sha256Hex } from '../../domain/sha256';
 
 export const API_KEY_PREFIX = 'pw_';
 const KEY_CHARS = 40;
@@ -40,7 +41,7 @@ export function generateApiKey(): string {
 }
 
 function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 function invalidKey(): AppError {

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { sendMail, type OutgoingMail } from '../mail/mail.service';
+import { sha256Hex } from '../../domain/sha256';
 
 /** Who asks, from where; `linkOrigin` null: no link can be mailed safely (http/link-origin.ts). */
 export type LinkClient = { ip: string; linkOrigin: string | null };
@@ -11,7 +12,7 @@ export function newLinkToken(): { token: string; hash: string } {
   return { token, hash: linkTokenHash(token) };
 }
 
-export const linkTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+export const linkTokenHash = (token: string) => sha256Hex(token);
 
 /** A console page's link with the token, under a trusted origin (http/link-origin.ts). */
 export const consoleLink = (origin: string, page: string, token: string) =>

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   ONE_MINUTE_MS,
   SESSION_IDLE_DEFAULT_MINUTES,
@@ -17,6 +17,7 @@ import {
   touchSession,
   type ZoneAccess,
 } from './sessions.store';
+import { sha256Hex } from '../../domain/sha256';
 
 /** The signed-in user as routes and services see it (`request.user`). */
 export type SessionUser = {
@@ -62,7 +63,7 @@ function sessionCacheOf(db: Db): NotifiedCache<FoundSession> {
 
 /** The stored id of a token. Only the hash is stored, so a database leak yields no usable cookie. */
 export function sessionIdOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
 function boundsOf(access: ZoneAccess) {

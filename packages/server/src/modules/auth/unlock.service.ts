@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { UNLOCK_TEXTS, type UnlockAccountResult } from '@patchwell/core/auth/unlock.schema';
 import { PRODUCT_NAME } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
@@ -6,9 +6,10 @@ import { AppError } from '../../domain/errors';
 import { logAccountActivity } from '../activity/activity.service';
 import { sendMail } from '../mail/mail.service';
 import { setUnlockToken, useUnlockToken } from './signin.store';
+import { sha256Hex } from '../../domain/sha256';
 
 /** The stored form of a token: its sha256, so the table alone unlocks no one. */
-const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+const tokenHashOf = (token: string) => sha256Hex(token);
 
 /** The unlock link under `origin` (`PATCHWELL_PUBLIC_URL`, or a loopback origin: http/link-origin.ts). */
 export function unlockLink(origin: string, token: string): string {

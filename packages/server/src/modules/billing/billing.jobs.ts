@@ -12,7 +12,7 @@ import {
 import { addDays, dayOf, periodOf } from './periods';
 
 /**
- * Billing's daily work, on every node (main.ts starts it): meter the days that ended, then
+ * Billing's daily work, on every node (serve.ts starts it): meter the days that ended, then
  * invoice the periods that ended. Both are safe on any number of nodes and after any outage:
  * a day is metered once (primary key per zone and day) and a period invoiced once (unique per
  * zone and period), so a node that was down for a week catches up on its first tick.
@@ -80,7 +80,7 @@ export async function runBilling(ctx: AppContext): Promise<{ metered: number; in
   return { metered, invoiced };
 }
 
-/** The billing job on this node (main.ts starts it, shutdown stops it); runs at once, then every {@link BILLING_POLL_MS}. */
+/** The billing job on this node (serve.ts starts it, shutdown stops it); runs at once, then every {@link BILLING_POLL_MS}. */
 export function startBillingJobs(ctx: AppContext): PeriodicTask {
   const round = async () => {
     const { metered, invoiced } = await runBilling(ctx);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { COMMON_PASSWORD_MESSAGE } from '@patchwell/core/auth/password';
 import { ONE_DAY_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
@@ -45,6 +45,7 @@ import {
   revokeInvitation,
   revokeOpenForEmail,
 } from './invitations.store';
+import { sha256Hex } from '../../domain/sha256';
 
 /** An invitation link works for this long (contract: 7 days). */
 export const INVITATION_LIFETIME_DAYS = 7;
@@ -56,7 +57,7 @@ export function invitationGone(): AppError {
 
 /** The stored form of a token: its sha256, so the table alone opens no invitation. */
 export function tokenHashOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
 const displayName = (p: { firstname: string; lastname: string; email: string }) =>

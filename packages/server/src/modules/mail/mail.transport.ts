@@ -6,7 +6,7 @@ import type { Mailer } from '../../context';
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 /**
- * The SMTP transport for `SMTP_URL`, built once at start (`main.ts` puts it in the context),
+ * The SMTP transport for `SMTP_URL`, built once at start (`serve.ts` puts it in the context),
  * or undefined when no relay is configured and mail waits in the outbox. One connection per
  * message (no pool), so nothing stays open to close at shutdown.
  */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { MFA, type GetTfa, type MfaFactorType, type TfaSetup } from '@patchwell/core/auth/mfa.schema';
 import { ONE_MINUTE_MS } from '@patchwell/core/constants';
 import type { AppContext } from '../../context';
@@ -18,6 +18,7 @@ import {
   type ChallengeRow,
 } from './mfa.store';
 import { isMfaRequired } from './requirement.service';
+import { sha256Hex } from '../../domain/sha256';
 
 /**
  * The sign-in's second step. After the right password, a user with MFA (or under a
@@ -27,7 +28,7 @@ import { isMfaRequired } from './requirement.service';
  * when the code is right, through the same `completeSignIn` as a password-only sign-in.
  */
 
-const challengeIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
+const challengeIdOf = (token: string) => sha256Hex(token);
 
 /** E-mailed sign-in codes per user: each request sends a mail, so nobody can flood a mailbox. */
 const MAIL_CODE_LIMIT: RateLimit = { kind: 'link_email', limit: 5, windowMinutes: 15, error: 'auth.link_rate_limited' };

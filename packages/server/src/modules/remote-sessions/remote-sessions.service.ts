@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   REMOTE_CLOSE_INSTALLING,
   REMOTE_CONSENT_TIMEOUT_S,
@@ -53,6 +53,7 @@ import {
   upsertSettings,
   type RemoteSessionRow,
 } from './remote-sessions.store';
+import { sha256Hex } from '../../domain/sha256';
 
 /**
  * Remote control and remote shell sessions (decision 0016): the checks before a session, the
@@ -76,7 +77,7 @@ const AGENT_JOIN_S = REMOTE_CONSENT_TIMEOUT_S + REMOTE_JOIN_TIMEOUT_S;
 export const tunnelPath = (id: number) => `/api/remote-sessions/${id}/tunnel`;
 export const agentTunnelPath = (id: number) => `/api/agent/v1/remote-sessions/${id}/tunnel`;
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => sha256Hex(token);
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

@@ -6,7 +6,7 @@ import { runReportSchedules } from './schedules.worker';
 export const SCHEDULE_POLL_MS = 15_000;
 
 /**
- * The scheduled reports' worker on this node (main.ts starts it, shutdown stops it). Safe on
+ * The scheduled reports' worker on this node (serve.ts starts it, shutdown stops it). Safe on
  * any number of nodes: due times are claimed under `SKIP LOCKED` and a unique send per due
  * time. Stopping lets the mail in progress finish and claims no more.
  */

@@ -12,7 +12,7 @@ export const EXTRACT_POLL_MS = 2_000;
 export const SNAPSHOT_INTERVAL_MS = ONE_HOUR_MS;
 
 /**
- * The reports' background work on this node (main.ts starts it): today's compliance
+ * The reports' background work on this node (serve.ts starts it): today's compliance
  * snapshot at once and then hourly, expired and abandoned extracts swept hourly, the
  * dashboards of the zones being looked at computed ahead every {@link DASHBOARD_REFRESH_INTERVAL_MS},
  * and the data extract worker every {@link EXTRACT_POLL_MS} and whenever this node queues one. All of it is safe on several

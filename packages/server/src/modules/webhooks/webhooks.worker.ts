@@ -17,7 +17,7 @@ import {
 } from './webhooks.store';
 
 /**
- * The deliveries' worker (every node runs one, started in main.ts): claims due deliveries
+ * The deliveries' worker (every node runs one, started in serve.ts): claims due deliveries
  * with `FOR UPDATE SKIP LOCKED`, signs and POSTs each with a timeout, and records the
  * outcome: delivered on a 2xx; otherwise due again after an exponential backoff with
  * jitter, until its day of retries is over, then failed. Also the offline watch, which

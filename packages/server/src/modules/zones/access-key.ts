@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../domain/sha256';
 
 /**
  * A zone's agent access key: agents present it to enrol. It is stored twice: as a SHA-256
@@ -16,7 +17,7 @@ export function generateAccessKey(): string {
 
 /** The stored lookup hash of a key (hex). */
 export function hashAccessKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 /** `v1.<iv>.<tag>.<ciphertext>`, each part base64url; a fresh 96-bit IV per encryption. */

@@ -61,7 +61,7 @@ export async function endDueTrials(ctx: Pick<AppContext, 'db' | 'clock'>): Promi
   }
 }
 
-/** Every node runs {@link endDueTrials} each minute (main.ts starts it, shutdown stops it). */
+/** Every node runs {@link endDueTrials} each minute (serve.ts starts it, shutdown stops it). */
 export function startTrialEndJob(ctx: AppContext, intervalMs: number = TRIAL_END_INTERVAL_MS): PeriodicTask {
   return startPeriodic(
     ctx.logger,

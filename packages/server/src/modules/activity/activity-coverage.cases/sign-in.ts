@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { userTokens } from '../../../db/auth.schema';
 import { users } from '../../../db/schema';
@@ -6,6 +6,7 @@ import { call, cookieFor } from '../../../test/authz-helpers';
 import { buildUser, TEST_PASSWORD } from '../../../test/factories';
 import { samlSignInOnce } from '../../../test/saml-harness';
 import { t, z, o, accountId, ids, atAccount, dns, type Case } from './context';
+import { sha256Hex } from '../../../domain/sha256';
 
 /** Signing in and out: unlock, password reset, e-mail verification, sign-up, SAML, logout. */
 export const signInCases: Record<string, Case> = {
@@ -17,7 +18,7 @@ export const signInCases: Record<string, Case> = {
         .set({
           locked: true,
           lockedUntil: new Date(t.clock.now().getTime() + 3_600_000),
-          unlockTokenHash: createHash('sha256').update(token).digest('hex'),
+          unlockTokenHash: sha256Hex(token),
           unlockTokenExpiresAt: new Date(t.clock.now().getTime() + 3_600_000),
         })
         .where(eq(users.id, ids.lockedUser!));
@@ -35,7 +36,7 @@ export const signInCases: Record<string, Case> = {
       await t.db.insert(userTokens).values({
         userId: user.id,
         purpose: 'password_reset',
-        tokenHash: createHash('sha256').update(token).digest('hex'),
+        tokenHash: sha256Hex(token),
         createdAt: now,
         expiresAt: new Date(now.getTime() + 3_600_000),
       });
@@ -54,7 +55,7 @@ export const signInCases: Record<string, Case> = {
       await t.db.insert(userTokens).values({
         userId: user.id,
         purpose: 'email_verification',
-        tokenHash: createHash('sha256').update(token).digest('hex'),
+        tokenHash: sha256Hex(token),
         createdAt: now,
         expiresAt: new Date(now.getTime() + 3_600_000),
       });

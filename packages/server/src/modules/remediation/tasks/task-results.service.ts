@@ -146,7 +146,7 @@ export async function syncTaskJobs(ctx: Ctx): Promise<TaskSyncReport> {
   return { started, finished, tasksDone };
 }
 
-/** Runs {@link syncTaskJobs} every `intervalMs` on this node (main.ts starts it next to the commands sweep). */
+/** Runs {@link syncTaskJobs} every `intervalMs` on this node (serve.ts starts it next to the commands sweep). */
 export function startTaskJobSync(ctx: AppContext, intervalMs: number = TASK_SYNC_INTERVAL_MS): PeriodicTask {
   return startPeriodic(
     ctx.logger,

@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+import { startServer } from './server';
+import { seededToken } from './devices-seed';
+const fleet = JSON.parse(readFileSync('/work/seedcache/checkin/postgres-100000.json', 'utf8'));
+const s = await startServer({ port: 18611, env: { PATCHWELL_DEMO: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pw_checkin' } });
+const pid = s.child.pid!;
+const st = spawn('strace', ['-c', '-f', '-p', String(pid)], { stdio: ['ignore', 'inherit', 'inherit'] });
+await new Promise((r) => setTimeout(r, 500));
+const res = await autocannon({ url: s.url, connections: 64, amount: 20000, requests: [{ method: 'POST', path: '/api/agent/v1/checkin', setupRequest: (req) => { const i = Math.floor(Math.random() * 100000); return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${seededToken(i)}` }, body: fleet.bodies[i] }; } }] });
+console.log('requests', res.requests.total);
+st.kill('SIGINT');
+await new Promise((r) => st.once('exit', r));
+await s.stop();
