@@ -133,7 +133,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(cookie);
   registerTextGuard(app, config);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   const registry = registerMetrics(app);
   registerAccess(app, ctx);
   registerAuthzCheck(app);

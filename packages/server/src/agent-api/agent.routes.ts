@@ -25,7 +25,7 @@ const errors = { 400: ZApiError, 401: ZApiError, 410: ZApiError, 429: ZApiError 
  * Agents are programs, not browsers: the browser security headers (CSP, frame and referrer
  * rules) mean nothing to them, and building them cost a check-in more than its own work.
  */
-const machineRoute = { helmet: false } as const;
+const machineRoute = { access: 'public', securityHeaders: false } as const;
 
 /**
  * The agents' API under /api/agent/v1. Access is `public` for the console's rules (no
@@ -43,8 +43,7 @@ export async function agentRoutes(
   app.post(
     '/api/agent/v1/enroll',
     {
-      ...machineRoute,
-      config: { access: 'public' },
+      config: machineRoute,
       schema: {
         tags,
         summary: 'Enrol a device',
@@ -61,8 +60,7 @@ export async function agentRoutes(
   app.post(
     '/api/agent/v1/checkin',
     {
-      ...machineRoute,
-      config: { access: 'public' },
+      config: machineRoute,
       schema: {
         tags,
         summary: 'Check in (long-poll for commands)',
@@ -98,8 +96,7 @@ export async function agentRoutes(
   app.put(
     '/api/agent/v1/inventory',
     {
-      ...machineRoute,
-      config: { access: 'public' },
+      config: machineRoute,
       bodyLimit: INVENTORY_BODY_MAX_BYTES,
       schema: {
         tags,
@@ -120,8 +117,7 @@ export async function agentRoutes(
   app.post(
     '/api/agent/v1/commands/:commandId/result',
     {
-      ...machineRoute,
-      config: { access: 'public' },
+      config: machineRoute,
       schema: {
         tags,
         summary: 'Report a command’s result',

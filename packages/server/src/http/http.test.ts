@@ -43,6 +43,20 @@ describe('security headers', () => {
     expect(res.headers.get('strict-transport-security')).toBeNull();
   });
 
+  it('sends none of them to the agents’ API (programs, not browsers), and the same set to every other route', async () => {
+    const agent = await t.request('/api/agent/v1/checkin', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: {}, wait_s: 0 }),
+    });
+    expect(agent.status).toBe(401);
+    expect(agent.headers.get('content-security-policy')).toBeNull();
+    expect(agent.headers.get('x-frame-options')).toBeNull();
+    const [health, missing] = await Promise.all([t.request('/healthz'), t.request('/api/no-such-route')]);
+    expect(missing.headers.get('content-security-policy')).toBe(health.headers.get('content-security-policy'));
+    expect(missing.headers.get('x-frame-options')).toBe('DENY');
+  });
+
   it('adds HSTS, upgrade-insecure-requests and a Secure __Host- cookie when the public URL is https', async () => {
     const https = await startTestApp({ db: handle, env: { PATCHWELL_PUBLIC_URL: 'https://patch.example.test' } });
     try {
