@@ -70,6 +70,23 @@ describe('queryRowsAsJson', () => {
     expect(rows.find((r) => r.id === 2)?.tags).toEqual(['a "b"', 'c,d', 'back\\slash', '{brace}']);
     expect(await queryRowsAsJson(handle.db, sql`select id from raw_copy_probe where false`)).toEqual([]);
   });
+
+  it('answers the same as a prepared statement, reused with other values and side by side', async () => {
+    const read = (ids: number[], prepared: boolean) =>
+      queryRowsAsJson<{ id: number; label: string | null }>(
+        handle.db,
+        sql`select id, label from raw_copy_probe where id = any(${sql.param(ids)}::int[])`,
+        sql`q.id`,
+        { prepared },
+      );
+    // More at once than one pooled connection: every connection prepares it the first time.
+    const cases = [[1, 2], [3], [4, 5, 6], [], [2, 6], [1], [5], [6, 3]];
+    const prepared = await Promise.all(cases.map((ids) => read(ids, true)));
+    const plain = await Promise.all(cases.map((ids) => read(ids, false)));
+    expect(prepared).toEqual(plain);
+    expect(prepared[2]!.map((r) => r.id)).toEqual([4, 5, 6]);
+    expect(prepared[3]).toEqual([]);
+  });
 });
 
 describe('tableRowFromJson', () => {

@@ -1,11 +1,15 @@
 import { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { sha256Hex } from '../domain/sha256';
 import type { Db } from './client';
+
+/** Turns drizzle's `sql` into text and parameters, as the drivers would. */
+const dialect = new PgDialect();
 
 /**
  * Rows of a raw statement. Both drivers answer `db.execute` with an object holding `rows`
@@ -22,13 +26,31 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
  * gains too (one value to parse). Values are what JSON makes of them: numbers, strings,
  * arrays, and times as ISO text. `order` (over the select's columns, as `q.<column>`) keeps
  * the rows' order, which an aggregate does not promise otherwise.
+ *
+ * `prepared`: on PostgreSQL, a named prepared statement (named by a hash of its text), so a
+ * hot read that many requests repeat is planned once per connection, not every time (the
+ * device list's page: 2.8 ms of planning for 1.2 ms of execution). Only for statements whose
+ * text takes few shapes (values as parameters, never lists written into the text): each
+ * shape stays prepared on every pooled connection. PGlite has one session and no names.
  */
-export async function queryRowsAsJson<T>(db: Db, select: SQL, order?: SQL): Promise<T[]> {
-  const [row] = await queryRows<{ rows: string }>(
-    db,
-    sql`select coalesce(json_agg(q${order ? sql` order by ${order}` : sql``})::text, '[]') as rows from (${select}) q`,
-  );
-  return JSON.parse(row!.rows) as T[];
+export async function queryRowsAsJson<T>(
+  db: Db,
+  select: SQL,
+  order?: SQL,
+  options: { prepared?: boolean } = {},
+): Promise<T[]> {
+  const query = sql`select coalesce(json_agg(q${order ? sql` order by ${order}` : sql``})::text, '[]') as rows from (${select}) q`;
+  const client = (db as unknown as { $client: unknown }).$client;
+  let text: string;
+  if (options.prepared && !(client instanceof PGlite)) {
+    const { sql: statement, params } = dialect.sqlToQuery(query);
+    const name = `pw_${sha256Hex(statement).slice(0, 24)}`;
+    const result = await (client as pg.Pool).query<{ rows: string }>({ name, text: statement, values: params });
+    text = result.rows[0]!.rows;
+  } else {
+    text = (await queryRows<{ rows: string }>(db, query))[0]!.rows;
+  }
+  return JSON.parse(text) as T[];
 }
 
 /**

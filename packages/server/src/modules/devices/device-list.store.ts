@@ -227,6 +227,8 @@ async function readListRows(db: Db, zoneId: number, page: SQL, order: SQL, now: 
           left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}
          where ${devices.organizationId} = ${zoneId} and ${devices.removedAt} is null`,
     order,
+    // A few shapes (the page's subquery and order): planned once per connection on PostgreSQL.
+    { prepared: true },
   );
   return rows.map((r) => ({
     ...tableRowFromJson(devices, r.device),
