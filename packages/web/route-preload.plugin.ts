@@ -23,14 +23,25 @@ export function routePreload(pages: FirstPage[]): Plugin {
     },
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
+      const html = bundle['index.html'];
+      if (!html || html.type !== 'asset') throw new Error('route-preload: no index.html in the bundle');
+      // What the HTML loads: the entry chunk, or, when the entry chunk holds nothing but imports
+      // (its code in the `app` group), the chunks Vite writes in its place as module scripts.
       const entry = chunks.find((c) => c.isEntry);
-      if (!entry) return;
-      const inEntry = staticClosure(bundle, [entry.fileName]);
+      const scripts = [...String(html.source).matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map((m) =>
+        m[1]!.slice(base.length),
+      );
+      const roots = entry ? [entry.fileName] : scripts.filter((f) => bundle[f]?.type === 'chunk');
+      if (roots.length === 0) throw new Error('route-preload: no entry chunk and no module script in index.html');
+      const inEntry = staticClosure(bundle, roots);
       const table = pages.map(({ pattern, modules }) => {
         const roots: string[] = [];
         const css = new Set<string>();
         for (const m of modules) {
-          const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/packages/web/${m}`));
+          // The chunk holding the module: its own, or a group's (see codeSplitting in vite.config.ts).
+          const chunk = chunks.find((c) =>
+            c.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(`/packages/web/${m}`)),
+          );
           // A module of styles only leaves no chunk, only its stylesheet.
           const sheet = Object.values(bundle).find(
             (a) => a.type === 'asset' && a.names.includes(m.replace(/^.*\//, '').replace(/\.tsx?$/, '.css')),
@@ -49,8 +60,6 @@ export function routePreload(pages: FirstPage[]): Plugin {
         `t[i][1].forEach(function(h){var l=document.createElement('link'),c=/\\.css$/.test(h);` +
         `l.rel=c?'preload':'modulepreload';if(c)l.as='style';l.crossOrigin='';l.href=h;document.head.appendChild(l)});break}})();\n`;
       const fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'route-preload.js', source }));
-      const html = bundle['index.html'];
-      if (!html || html.type !== 'asset') throw new Error('route-preload: no index.html in the bundle');
       // Before the entry, so it runs as soon as it arrives (async) and the preloads start early.
       html.source = String(html.source).replace(
         '<script type="module"',
