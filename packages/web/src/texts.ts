@@ -4,18 +4,16 @@ import { GROUPS_TEXTS } from './features/groups/groups.texts';
 import { SOFTWARE_TEXTS } from './features/software/software.texts';
 import { MFA_CONSOLE_TEXTS } from './features/mfa/mfa.texts';
 import { REMOTE_CONSOLE_TEXTS } from './features/remote/remote.texts';
+import { ENTRY_TEXTS } from './texts.entry';
 
 /**
  * Console-only texts: labels and messages the specification leaves to us. The spec's own
  * wording lives in `@patchwell/core/texts` (TEXTS); use that catalogue first. A feature's
- * texts live beside it (`features/<feature>/<feature>.texts.ts`) and are gathered here.
+ * texts live beside it (`features/<feature>/<feature>.texts.ts`) and are gathered here; the
+ * first download's share (the entry and the login page) is `texts.entry.ts`, spread in.
  */
 export const CONSOLE_TEXTS = {
-  product: 'Patchwell',
-  footer: '© 2026 Patchwell contributors',
-  skipToContent: 'Skip to main content',
-  homeLink: 'Patchwell home',
-  loading: 'Loading',
+  ...ENTRY_TEXTS,
   mfa: MFA_CONSOLE_TEXTS,
   nav: {
     label: 'Main',
@@ -62,32 +60,10 @@ export const CONSOLE_TEXTS = {
     apns: 'APNS Settings',
     logout: 'Logout',
   },
-  banners: {
-    unsupportedBrowser:
-      'Your browser is not supported. Some parts of Patchwell may not work. Please use a current version of Chrome, Edge, Firefox or Safari.',
-    dismiss: 'Dismiss',
-    showMore: 'Show more',
-    showLess: 'Show less',
-    region: 'Announcements',
-  },
-  chunk: {
-    title: 'Reload Required',
-    body: 'Part of the console could not be loaded, usually because a new version was deployed. Reload the app to continue.',
-  },
   unsaved: {
     title: 'Unsaved changes',
     leave: 'Leave',
     stay: 'Stay',
-  },
-  login: {
-    title: 'Log in to Patchwell',
-    email: 'Email',
-    password: 'Password',
-    submit: 'Log In',
-    noAccount: "Don't have an account?",
-    signUp: 'Sign up',
-    forgotPassword: 'Forgot password?',
-    resendVerification: 'Resend verification email',
   },
   signup: {
     title: 'Create your Patchwell account',

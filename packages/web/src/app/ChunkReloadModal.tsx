@@ -2,7 +2,7 @@ import { MODAL_SIZES } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { Box, Button, FocusTrap, Group, Overlay, Paper, Portal, Text, Title } from '@mantine/core';
 import { useId } from 'react';
-import { CONSOLE_TEXTS } from '../texts';
+import { ENTRY_TEXTS } from '../texts.entry';
 
 /**
  * Persistent: no close button, no Escape, no outside click. The only way on is reloading.
@@ -27,12 +27,12 @@ export function ChunkReloadModal({ opened = true }: { opened?: boolean }) {
             {/* Modal's header and body: title md, regular, line-height 1, in a 3.75rem row. */}
             <Box mih="3.75rem" px="md" style={{ display: 'flex', alignItems: 'center' }}>
               <Title order={2} id={titleId} fz="md" fw={400} lh={1}>
-                {CONSOLE_TEXTS.chunk.title}
+                {ENTRY_TEXTS.chunk.title}
               </Title>
             </Box>
             <Box px="md" pb="md">
               <Text size="sm" mb="lg">
-                {CONSOLE_TEXTS.chunk.body}
+                {ENTRY_TEXTS.chunk.body}
               </Text>
               <Group justify="flex-end">
                 <Button onClick={() => window.location.reload()} data-autofocus>

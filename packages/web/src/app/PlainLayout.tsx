@@ -1,7 +1,7 @@
 import { Anchor, Box, Center, Container, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
-import { CONSOLE_TEXTS } from '../texts';
+import { ENTRY_TEXTS } from '../texts.entry';
 import { Logo } from '../ui/Logo';
 import { PATHS } from './paths';
 
@@ -11,7 +11,7 @@ export function PlainFrame({ children, width = 440 }: { children: ReactNode; wid
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }} bg="gray.0">
       <Box component="header" py="lg">
         <Center>
-          <Anchor component={Link} to={PATHS.login} aria-label={CONSOLE_TEXTS.homeLink} underline="never">
+          <Anchor component={Link} to={PATHS.login} aria-label={ENTRY_TEXTS.homeLink} underline="never">
             <Logo size={32} />
           </Anchor>
         </Center>
@@ -21,7 +21,7 @@ export function PlainFrame({ children, width = 440 }: { children: ReactNode; wid
       </Container>
       <Box component="footer" py="md">
         <Text size="xs" c="dimmed" ta="center">
-          {CONSOLE_TEXTS.footer}
+          {ENTRY_TEXTS.footer}
         </Text>
       </Box>
     </Box>

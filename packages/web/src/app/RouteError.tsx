@@ -2,7 +2,7 @@ import { TEXTS } from '@patchwell/core/texts';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { CONSOLE_TEXTS } from '../texts';
+import { ENTRY_TEXTS } from '../texts.entry';
 import { usePageTitle } from '../ui/usePageTitle';
 import { ChunkLoadError, loadBeyondLogin } from './chunks';
 import { ChunkReloadModal } from './ChunkReloadModal';
@@ -50,7 +50,7 @@ export function RouteError({ isInsideRoot = true }: { isInsideRoot?: boolean }) 
     return (
       <PlainFrame>
         <Text ta="center" py="xl">
-          {CONSOLE_TEXTS.chunk.body}
+          {ENTRY_TEXTS.chunk.body}
         </Text>
         {!isInsideRoot && <ChunkReloadModal />}
       </PlainFrame>

@@ -1,11 +1,11 @@
 import { SNACKBAR_DURATION_MS } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { notifications } from '@mantine/notifications';
-import { CONSOLE_TEXTS } from '../texts';
+import { ENTRY_TEXTS } from '../texts.entry';
 import { loadNotificationsHost } from './notifications-host';
 
 // Mantine's close button is an icon alone: name it, or a snackbar on screen fails axe (button-name).
-const closeButtonProps = { 'aria-label': CONSOLE_TEXTS.banners.dismiss };
+const closeButtonProps = { 'aria-label': ENTRY_TEXTS.banners.dismiss };
 
 /**
  * Snackbars (spec A section 8): success, warning (optional duration) and error; 6 s, at

@@ -11,7 +11,7 @@ import { PATHS } from '../../app/paths';
 import { lastRoute, rememberCurrentOrg, storedCurrentOrg } from '../../app/storage';
 import { chooseZone, requestedZoneId } from '../../app/zone';
 import type { Profile } from '@patchwell/core/auth/profile.schema';
-import { CONSOLE_TEXTS } from '../../texts';
+import { ENTRY_TEXTS } from '../../texts.entry';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useClientConfig } from '../shell/config.api';
 import { afterLoginPath, normalizeRedirect } from './after-login';
@@ -72,7 +72,7 @@ function ResendVerification({ email }: { email: string }) {
         loading={resend.isPending}
         disabled={!EMAIL.test(email.trim())}
       >
-        {CONSOLE_TEXTS.login.resendVerification}
+        {ENTRY_TEXTS.login.resendVerification}
       </Button>
       {resend.isError && (
         <Text size="sm" c="var(--mantine-color-error)" role="alert">
@@ -192,7 +192,7 @@ export function LoginPage() {
     <Paper withBorder shadow="sm" p="xl" radius="md">
       <Stack gap="md">
         <Title order={1} fz="h2">
-          {CONSOLE_TEXTS.login.title}
+          {ENTRY_TEXTS.login.title}
         </Title>
         {err === 'session-expired' && (
           <Alert color="yellow" role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
@@ -218,7 +218,7 @@ export function LoginPage() {
         <form onSubmit={onSubmit} onFocus={preloadSignIn} noValidate>
           <Stack gap="md">
             <TextInput
-              label={CONSOLE_TEXTS.login.email}
+              label={ENTRY_TEXTS.login.email}
               type="email"
               name="email"
               autoComplete="username"
@@ -229,7 +229,7 @@ export function LoginPage() {
               data-autofocus
             />
             <PasswordInput
-              label={CONSOLE_TEXTS.login.password}
+              label={ENTRY_TEXTS.login.password}
               name="password"
               autoComplete="current-password"
               required
@@ -238,19 +238,19 @@ export function LoginPage() {
               error={fieldErrors.password}
             />
             <Button type="submit" loading={isSubmitting} fullWidth>
-              {CONSOLE_TEXTS.login.submit}
+              {ENTRY_TEXTS.login.submit}
             </Button>
           </Stack>
         </form>
         {passwordResetOn && (
           <Anchor component={Link} to={PATHS.forgotPassword} size="sm" ta="center">
-            {CONSOLE_TEXTS.login.forgotPassword}
+            {ENTRY_TEXTS.login.forgotPassword}
           </Anchor>
         )}
         <Text size="sm" ta="center">
-          {CONSOLE_TEXTS.login.noAccount}{' '}
+          {ENTRY_TEXTS.login.noAccount}{' '}
           <Anchor component={Link} to={PATHS.signup}>
-            {CONSOLE_TEXTS.login.signUp}
+            {ENTRY_TEXTS.login.signUp}
           </Anchor>
         </Text>
       </Stack>
