@@ -65,6 +65,12 @@ function noticeExtras(policy: PolicyRow) {
 }
 
 /**
+ * What a dispatch leaves to do after its commit: the devices to wake (their commands are
+ * visible), and the devices whose compliance to recompute (a set-based run's standings).
+ */
+export type Dispatched = { wake: number[]; recompute: number[] };
+
+/**
  * dispatch.ts's `dispatchRun` for a patch_all policy, set-based: the targets, their patch
  * names and arguments, the results, the commands and the standings are each one statement
  * over the run's `run_targets` table, with the same outcomes per device (skipped, nothing to
@@ -77,7 +83,7 @@ export async function dispatchPatchAll(
   ctx: Pick<AppContext, 'clock' | 'logger'>,
   run: RunRow,
   policy: PolicyRow,
-): Promise<number[]> {
+): Promise<Dispatched> {
   const now = ctx.clock.now();
   const zoneId = policy.organizationId;
   const chosen = run.deviceIds;
@@ -135,7 +141,13 @@ export async function dispatchPatchAll(
     const standing = standingOf(status);
     if (standing) standings[status] = standing;
   }
-  await upsertRunStandings(tx, { runId: run.id, policyId: policy.id, zoneId, now }, standings, 'compliant', nextByTz);
+  const recompute = await upsertRunStandings(
+    tx,
+    { runId: run.id, policyId: policy.id, zoneId, now },
+    standings,
+    'compliant',
+    nextByTz,
+  );
 
   const counts = await countRunResults(tx, run.id);
   await updateRun(tx, run.id, {
@@ -155,5 +167,5 @@ export async function dispatchPatchAll(
     { type: 'policy', id: policy.id, name: policy.name },
     { run_id: run.id, trigger: run.trigger, devices: counts.planned, commands: counts.commands },
   );
-  return findRunCommandDevices(tx, run.id);
+  return { wake: await findRunCommandDevices(tx, run.id), recompute };
 }

@@ -24,7 +24,7 @@ import {
   type NewResult,
 } from './results.store';
 import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
-import { dispatchPatchAll, isPatchAll, RESULT_TEXTS } from './dispatch-all';
+import { dispatchPatchAll, isPatchAll, RESULT_TEXTS, type Dispatched } from './dispatch-all';
 import { planRun } from './plans';
 import { upsertApprovals } from './plans.store';
 import { targetsDevice } from './targets';
@@ -59,11 +59,11 @@ export async function dispatchRun(
   ctx: Pick<AppContext, 'clock' | 'logger'>,
   run: RunRow,
   policy: PolicyRow,
-): Promise<number[]> {
+): Promise<Dispatched> {
   const now = ctx.clock.now();
   if (policy.deletedAt) {
     await updateRun(tx, run.id, { status: 'error', errorMessage: 'The policy was deleted.', finishedAt: now });
-    return [];
+    return { wake: [], recompute: [] };
   }
   // Every available patch: the plan is the patch names, so the whole run is set-based SQL.
   if (isPatchAll(policy)) return dispatchPatchAll(tx, ctx, run, policy);
@@ -250,5 +250,6 @@ export async function dispatchRun(
     { type: 'policy', id: policy.id, name: policy.name },
     { run_id: run.id, trigger: run.trigger, devices: results.length, commands: commands.length },
   );
-  return wake;
+  // The per-device path recomputed compliance with each standing it wrote (upsertStandings).
+  return { wake, recompute: [] };
 }

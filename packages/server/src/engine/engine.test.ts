@@ -126,6 +126,11 @@ describe('running a policy now', () => {
     const run = await runNow(policy.id);
     expect(run.status).toBe('queued');
     expect(run.results).toMatchObject({ pending: 2, success: 1 });
+    // The devices' compliance is recomputed after the run's commit, before "Run now" answers.
+    const listed = await z.admin.get(`/api/servers?o=${z.o}&sort=name:asc`);
+    expect(
+      Object.fromEntries(listed.body.data.map((d: { name: string; compliance: string }) => [d.name, d.compliance])),
+    ).toMatchObject({ alpha: 'pending', bravo: 'compliant', quiet: 'pending' });
 
     const byName = Object.fromEntries((await resultsOf(policy.id, run.id)).map((r) => [r.server_name, r]));
     expect(byName.bravo).toMatchObject({ status: 'success', message: 'No patches for this policy to install.' });

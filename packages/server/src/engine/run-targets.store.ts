@@ -3,7 +3,6 @@ import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/raw';
 import { devicePolicyStatus, policyDeviceResults, type ResultStatus } from '../db/policies.schema';
-import { refreshCompliance } from '../modules/devices/compliance.store';
 import type { Tx } from './engine.store';
 import { STANDING_MERGE } from './results.store';
 
@@ -206,7 +205,8 @@ export async function findRunCommandDevices(tx: Tx, runId: number): Promise<numb
  * with a command type stands as core's `standingOf` its status says (`standings`, none for
  * a status absent there), one without stands `compliant` (nothing to install); skipped
  * devices keep theirs. `nextByTz` is the next patch time by device timezone (`*`: every device).
- * Then the devices' compliance is recomputed.
+ * Returns the devices whose compliance must be recomputed: the caller does it after the
+ * commit (scheduler.ts `dispatchCreatedRuns`).
  */
 export async function upsertRunStandings(
   tx: Tx,
@@ -214,7 +214,7 @@ export async function upsertRunStandings(
   standings: Partial<Record<ResultStatus, Compliance>>,
   nothing: Compliance,
   nextByTz: { tz: string; at: Date | null }[],
-): Promise<void> {
+): Promise<number[]> {
   const now = sql`${run.now.toISOString()}::timestamptz`;
   const entries = Object.entries(standings);
   const statusOf = sql.join(
@@ -248,7 +248,7 @@ export async function upsertRunStandings(
           from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
          where r.run_id = ${run.runId} and t.busy_run is null and ${counted}`,
   );
-  await refreshCompliance(tx, all?.ids ? all.ids.split(',').map(Number) : [], run.now);
+  return all?.ids ? all.ids.split(',').map(Number) : [];
 }
 
 /** Results of earlier runs of the policy still waiting for a device the run plans for (not skipped): the run replaces them. */

@@ -2,7 +2,7 @@ import type { AgentRuntime } from '../agent-api/agent-runtime';
 import type { AppContext } from '../context';
 import { dispatchRun } from './dispatch';
 import { findNextDue, insertScheduledRun, lockCreatedRun, lockDueSlots, setSlotNextRun } from './engine.store';
-import { rewordAgedReasons } from '../modules/devices/compliance.store';
+import { refreshCompliance, rewordAgedReasons } from '../modules/devices/compliance.store';
 import type { CommandFinished } from '../modules/commands/commands.events';
 import { applyCommandResult, closeOpenRuns, queueCatchUps, syncResults } from './results';
 import { addNewLocalSlots, nextRunOf } from './slots';
@@ -89,6 +89,13 @@ export async function claimDueSlots(ctx: Pick<AppContext, 'db' | 'clock'>): Prom
 /**
  * Dispatches `created` runs one by one (or only the given one), waking each run's devices
  * after its commit; returns how many it dispatched.
+ *
+ * A set-based run's compliance recompute (every targeted device's state, reason and row)
+ * runs after the commit, in chunks of its own: inside, it was 13 of a 100,000-device run's
+ * 21 s (each device row rewritten with its 14 index entries) while the run's commands waited
+ * unseen. Compliance is derived from the standings just committed; a node that stops between
+ * the commit and the recompute leaves those devices' previous compliance until their next
+ * standing or result, which the run itself brings.
  */
 export async function dispatchCreatedRuns(
   ctx: Ctx & { agents: Pick<AgentRuntime, 'wake'> },
@@ -96,14 +103,15 @@ export async function dispatchCreatedRuns(
 ): Promise<number> {
   let dispatched = 0;
   for (;;) {
-    const wake = await ctx.db.transaction(async (tx) => {
+    const done = await ctx.db.transaction(async (tx) => {
       const row = await lockCreatedRun(tx, runId);
       if (!row) return null;
       return dispatchRun(tx, ctx, row.run, row.policy);
     });
-    if (!wake) return dispatched;
+    if (!done) return dispatched;
     dispatched++;
-    if (wake.length) await ctx.agents.wake(wake);
+    if (done.wake.length) await ctx.agents.wake(done.wake);
+    if (done.recompute.length) await refreshCompliance(ctx.db, done.recompute, ctx.clock.now());
     if (runId !== undefined) return dispatched;
   }
 }
