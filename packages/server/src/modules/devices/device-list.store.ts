@@ -1,7 +1,8 @@
 /**
  * The zone's device list: filters, sorts, pages and counts, over 100,000 devices in a zone
- * within the console's budget. A page is found in two steps: the ids of the page (and the
- * count), then those rows with their group and presence.
+ * within the console's budget. The whole zone in an indexed order is one statement (the page's
+ * ids off the index, then their rows with group and presence); a filtered list first gathers
+ * its matches (the page's ids and the count), then reads those rows.
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
