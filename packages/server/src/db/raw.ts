@@ -11,6 +11,12 @@ import type { Db } from './client';
 /** Turns drizzle's `sql` into text and parameters, as the drivers would. */
 const dialect = new PgDialect();
 
+/** The driver under a database handle (drizzle keeps it as `$client`): PGlite, or node-postgres' pool. */
+function driverOf(db: Db): { pglite: PGlite; pool?: never } | { pglite?: never; pool: pg.Pool } {
+  const client = (db as unknown as { $client: unknown }).$client;
+  return client instanceof PGlite ? { pglite: client } : { pool: client as pg.Pool };
+}
+
 /**
  * Rows of a raw statement. Both drivers answer `db.execute` with an object holding `rows`
  * (PGlite's Results, node-postgres' QueryResult); the shared `Db` type only says unknown.
@@ -40,12 +46,12 @@ export async function queryRowsAsJson<T>(
   options: { prepared?: boolean } = {},
 ): Promise<T[]> {
   const query = sql`select coalesce(json_agg(q${order ? sql` order by ${order}` : sql``})::text, '[]') as rows from (${select}) q`;
-  const client = (db as unknown as { $client: unknown }).$client;
+  const { pool } = driverOf(db);
   let text: string;
-  if (options.prepared && !(client instanceof PGlite)) {
+  if (options.prepared && pool) {
     const { sql: statement, params } = dialect.sqlToQuery(query);
     const name = `pw_${sha256Hex(statement).slice(0, 24)}`;
-    const result = await (client as pg.Pool).query<{ rows: string }>({ name, text: statement, values: params });
+    const result = await pool.query<{ rows: string }>({ name, text: statement, values: params });
     text = result.rows[0]!.rows;
   } else {
     text = (await queryRows<{ rows: string }>(db, query))[0]!.rows;
@@ -86,15 +92,15 @@ export async function copyCsv(db: Db, select: string): Promise<{ csv: string; ro
  * are (a streamed export): no string of the page is made.
  */
 export async function copyCsvBytes(db: Db, select: string): Promise<{ bytes: Buffer; rows: number }> {
-  const client = (db as unknown as { $client: unknown }).$client;
-  if (client instanceof PGlite) {
-    const result = await client.query(`copy (${select}) to '/dev/blob' with (format csv)`);
+  const { pglite, pool } = driverOf(db);
+  if (pglite) {
+    const result = await pglite.query(`copy (${select}) to '/dev/blob' with (format csv)`);
     return {
       bytes: result.blob ? Buffer.from(await result.blob.arrayBuffer()) : Buffer.alloc(0),
       rows: result.affectedRows ?? 0,
     };
   }
-  const connection = await (client as pg.Pool).connect();
+  const connection = await pool.connect();
   try {
     const stream = connection.query(copyTo(`copy (${select}) to stdout with (format csv)`));
     const parts: Buffer[] = [];

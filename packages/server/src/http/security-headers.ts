@@ -49,7 +49,7 @@ function helmetOptions(config: Pick<Config, 'isHttps'>): HelmetOptions {
  * request, and helmet's Fastify plugin built its middleware again for every response (its
  * CSP parsing was 4 % of a device list request's CPU).
  */
-export function securityHeaders(config: Pick<Config, 'isHttps'>): Record<string, string> {
+function securityHeaders(config: Pick<Config, 'isHttps'>): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {
