@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { routePreload } from './route-preload.plugin.js';
+import { firstPages } from './first-pages.plugin.js';
 
 // The API server (packages/server) listens here during `npm run dev`.
 const API_TARGET = 'http://127.0.0.1:8080';
@@ -10,9 +10,10 @@ export default defineConfig({
   plugins: [
     react(),
     // The pages most often opened first by address (paths under /console, see app/paths.ts).
-    routePreload([
-      { pattern: /^\/console\/?(login\/?)?$/, modules: ['src/features/auth/LoginPage.tsx'] },
+    firstPages([
+      { name: 'login', pattern: /^\/console\/?(login\/?)?$/, modules: ['src/features/auth/LoginPage.tsx'] },
       {
+        name: 'dashboard',
         pattern: /^\/console\/dashboard\/?$/,
         modules: [
           'src/app/guards.ts',
@@ -22,6 +23,7 @@ export default defineConfig({
         ],
       },
       {
+        name: 'devices',
         pattern: /^\/console\/devices\/?$/,
         modules: [
           'src/app/guards.ts',
@@ -48,6 +50,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // The polyfill only makes old browsers fetch preloaded chunks early (one without
+    // `modulepreload` still loads them when imported); current ones need none of its kilobyte
+    // in the login page's script.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       // The login page is also an entry (its chunk named `login`), only so that its static
       // imports carry the `$initial` tag and join the `app` chunk below: the first download is
@@ -74,7 +80,7 @@ export default defineConfig({
             // files, 40 of them under 1 KiB, each compressed on its own and so a fifth larger than
             // together). Rolldown also puts the entry module (main.tsx) here, so the entry chunk is
             // only imports and Vite writes its imports as module scripts in index.html instead
-            // (route-preload.plugin.ts reads them). After tree-shaking: only what is used. The
+            // (first-pages.plugin.ts reads them). After tree-shaking: only what is used. The
             // login page's own module stays in its chunk: signed-in pages need only its imports.
             {
               name: 'app',

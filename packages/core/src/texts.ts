@@ -1,45 +1,17 @@
+import { BASE_TEXTS } from './texts.base';
+
 /**
  * The product's exact texts, quoted from the console specification. Screens, server
  * messages and tests import them from here so a wording change happens in one place.
+ * What a page may show before sign-in lives in `texts.base.ts`, spread in here.
  */
 export const TEXTS = {
-  generic: {
-    unexpected: 'An unexpected error occurred. Please try again. If the issue persists, contact support.',
-    pageLoadFailed: 'Error: Some of the data for this page failed to load. Please reload the page to try again.',
-    navigationFailed: 'Something Went Wrong - Please Reload',
-    reloadNow: 'Reload Now',
-    configLoadFailed: 'An error occurred while attempting to load the config.',
-    noPermission: "You don't have permission",
-    unsavedChanges: 'You are about to leave with unsaved changes. Are you sure?',
-    timedOut: (ms: number) => `The request timed out at: ${ms}`,
-    unableToLoad: 'Unable to load data.',
-    featureUnavailable: 'Feature Unavailable',
-  },
-  validation: {
-    required: 'This field is required.',
-    email: 'Must be a valid email.',
-    domain: 'Must be a valid domain.',
-    numberBetween: (min: number, max: number) => `Value must be a number between ${min} and ${max}.`,
-    minLength: (minLength: number) => `Value must be at least ${minLength} characters.`,
-    namedRequired: (name: string) => `${name} is required`,
-    atLeastOne: 'At least one item is required',
-    summary: 'One or more fields have an error. Please check and try again.',
-  },
-  login: {
-    failed: 'An error was encountered during login. Please contact support if this issue persists.',
-    verificationEmailSent:
-      'Your user account requires email verification. Please check your email to verify your account.',
-    sessionExpired: 'Your session has expired. When you login again, unsaved changes will no longer be available.',
-  },
+  ...BASE_TEXTS,
   /** Success messages of spec A section 8 ('session expiration timeouts updated', 'password reset email sent'). */
   success: {
     sessionTimeoutsUpdated: 'Success: Session expiration timeouts updated.',
     passwordResetEmailSent: 'Success: Password reset email sent.',
     mfaReset: 'Success: MFA reset.',
-  },
-  notFound: {
-    title: '404 - Page Not Found',
-    body: 'The page you were looking for could not be found.',
   },
   zones: {
     nameRequiredDialog: 'Zone name is required.',

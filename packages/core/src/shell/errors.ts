@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TEXTS } from '../texts';
+import { BASE_TEXTS } from '../texts.base';
 
 /**
  * The error body every API error uses. `errors` takes each of the shapes the console's
@@ -45,5 +45,5 @@ export function errorMessages(body: unknown): string {
 /** Snackbar text for a failed call: 'Error: ' plus the server's errors or message, else the generic text. */
 export function errorSnackbarText(body: unknown): string {
   const text = errorMessages(body);
-  return text ? `Error: ${text}` : TEXTS.generic.unexpected;
+  return text ? `Error: ${text}` : BASE_TEXTS.generic.unexpected;
 }

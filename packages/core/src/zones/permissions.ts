@@ -28,7 +28,8 @@ export const RESOURCE_ACTIONS = {
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof RESOURCE_ACTIONS;
-export const RESOURCES = Object.keys(RESOURCE_ACTIONS) as Resource[];
+// `@__PURE__`: computed at load, left out of a bundle that does not use them (see roles.ts).
+export const RESOURCES = /* @__PURE__ */ Object.keys(RESOURCE_ACTIONS) as Resource[];
 export type Permission = { [R in Resource]: { resource: R; action: (typeof RESOURCE_ACTIONS)[R][number] } }[Resource];
 export type PermissionKey = `${Resource}.${Action}`;
 
@@ -37,6 +38,6 @@ export function permissionKey(resource: Resource, action: Action): PermissionKey
 }
 
 /** Every (resource, action) pair the matrix allows. */
-export const ALL_PERMISSIONS: Permission[] = RESOURCES.flatMap((resource) =>
+export const ALL_PERMISSIONS: Permission[] = /* @__PURE__ */ RESOURCES.flatMap((resource) =>
   RESOURCE_ACTIONS[resource].map((action) => ({ resource, action }) as Permission),
 );

@@ -37,13 +37,15 @@ const zoneResource = (r: Resource) => !ACCOUNT_RESOURCES.includes(r);
 const readAll = (r: Resource, a: Action) => zoneResource(r) && !PRIVATE_RESOURCES.includes(r) && a === 'read';
 
 /** What each fixed role grants within its zone. */
+// The grants are computed when the module loads; the `@__PURE__` marks let a bundle that
+// imports only a name or a constant from here (the console's first download) leave them out.
 export const ROLE_GRANTS: Record<ZoneRoleId, ReadonlySet<PermissionKey>> = {
   // Zone Administrator: full rights on the zone, including creating sibling zones under
   // the same parent (subject to the tier rule) from the organisation menu.
-  1: grants(zoneResource),
-  2: grants(readAll),
-  3: grants((r, a) => readAll(r, a) || r === 'Billing'),
-  4: grants(
+  1: /* @__PURE__ */ grants(zoneResource),
+  2: /* @__PURE__ */ grants(readAll),
+  3: /* @__PURE__ */ grants((r, a) => readAll(r, a) || r === 'Billing'),
+  4: /* @__PURE__ */ grants(
     (r, a) =>
       readAll(r, a) ||
       POLICY_RESOURCES.includes(r) ||
@@ -53,7 +55,7 @@ export const ROLE_GRANTS: Record<ZoneRoleId, ReadonlySet<PermissionKey>> = {
       (r === 'Package' && a === 'manage') ||
       (r === 'Task' && a !== 'read'),
   ),
-  5: grants(
+  5: /* @__PURE__ */ grants(
     (r, a) =>
       readAll(r, a) ||
       r === 'PatchPolicy' ||
@@ -63,7 +65,7 @@ export const ROLE_GRANTS: Record<ZoneRoleId, ReadonlySet<PermissionKey>> = {
 };
 
 /** The global administrator holds every permission in every zone of its account. */
-export const GLOBAL_ADMIN_GRANTS: ReadonlySet<PermissionKey> = grants(() => true);
+export const GLOBAL_ADMIN_GRANTS: ReadonlySet<PermissionKey> = /* @__PURE__ */ grants(() => true);
 
 export function roleById(id: number) {
   return ZONE_ROLES.find((r) => r.id === id);

@@ -35,6 +35,15 @@ function rawGet(url: string, acceptEncoding: string | null) {
 
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/console/assets/index-AbC123xy.js"></script></body></html>';
+/** A first page's copy of index.html, as the build writes it: preloads for its chunks (many, so it is compressed too). */
+const DEVICES_HTML = INDEX.replace(
+  '<body>',
+  `<head>${Array.from({ length: 40 }, (_, i) => `<link rel="modulepreload" crossorigin href="/console/assets/chunk${i}-AbC123xy.js">`).join('')}</head><body>`,
+);
+const LOGIN_HTML = INDEX.replace(
+  '<body>',
+  '<head><link rel="modulepreload" crossorigin href="/console/assets/login-AbC123xy.js"></head><body>',
+);
 
 beforeAll(async () => {
   handle = await createTestDb();
@@ -44,6 +53,16 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'assets', 'index-AbC123xy.js'), 'console.log("console")');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(dist, 'assets', 'app-Q1w2e3r4.js'), BIG);
+  await mkdir(path.join(dist, 'first-pages'));
+  await writeFile(path.join(dist, 'first-pages', 'devices.html'), DEVICES_HTML);
+  await writeFile(path.join(dist, 'first-pages', 'login.html'), LOGIN_HTML);
+  await writeFile(
+    path.join(dist, 'first-pages.json'),
+    JSON.stringify([
+      { pattern: '^/console/?(login/?)?$', html: 'first-pages/login.html' },
+      { pattern: '^/console/devices/?$', html: 'first-pages/devices.html' },
+    ]),
+  );
   // The build's own step writes the compressed copies.
   execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../web/scripts/precompress.mjs'), dist]);
   t = await startTestApp({ db: handle, config: { webDistDir: dist } });
@@ -56,13 +75,31 @@ afterAll(async () => {
 
 describe('the console under /console/', () => {
   it('serves index.html for deep links, never cached without revalidation', async () => {
-    for (const pathname of ['/console/', '/console/login', '/console/deep/link?o=3', '/console/devices/123']) {
+    for (const pathname of ['/console/deep/link?o=3', '/console/devices/123', '/console/logins']) {
       const res = await t.request(pathname);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toBe(INDEX);
     }
+  });
+
+  it('serves a first page the copy of index.html that preloads its chunks, compressed where it is worth it', async () => {
+    for (const [pathname, html] of [
+      ['/console/', LOGIN_HTML],
+      ['/console/login', LOGIN_HTML],
+      ['/console/login/', LOGIN_HTML],
+      ['/console/devices?o=3', DEVICES_HTML],
+    ] as const) {
+      const res = await t.request(pathname);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(html);
+    }
+    const br = await rawGet(`${t.url}/console/devices?o=3`, 'gzip, br');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(DEVICES_HTML);
   });
 
   it('serves hashed assets with long immutable caching', async () => {
@@ -117,6 +154,23 @@ describe('the console under /console/', () => {
       expect(await res.text()).toContain('npm run build');
     } finally {
       await unbuilt.close();
+    }
+  });
+});
+
+describe('a build whose first-pages table names a file outside it', () => {
+  it('stops the start instead of serving a blank page', async () => {
+    const broken = await mkdtemp(path.join(os.tmpdir(), 'patchwell-dist-'));
+    try {
+      await writeFile(path.join(broken, 'index.html'), INDEX);
+      for (const html of ['first-pages/gone.html', '../index.html']) {
+        await writeFile(path.join(broken, 'first-pages.json'), JSON.stringify([{ pattern: '^/console/login$', html }]));
+        await expect(startTestApp({ db: handle, config: { webDistDir: broken } })).rejects.toThrow(
+          /is not a file of the build/,
+        );
+      }
+    } finally {
+      await rm(broken, { recursive: true, force: true });
     }
   });
 });

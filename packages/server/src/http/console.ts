@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,13 +21,15 @@ in the repository, then restart the server.</p>
  * `assets/`, which never change, so browsers may keep them a year; `index.html` and other
  * unhashed files are revalidated on every load so a new release is picked up.
  * Returns the not-found handler for /console/* paths that are not files: the SPA's
- * index.html (deep links), a 404 for missing assets, or a "not built" page.
+ * index.html (deep links; for a first page, its copy that preloads the page's chunks, see
+ * `readFirstPages`), a 404 for missing assets, or a "not built" page.
  */
 export async function registerConsole(
   app: FastifyInstance,
   distDir: string,
 ): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
   const built = existsSync(path.join(distDir, 'index.html'));
+  const firstPages = built ? readFirstPages(distDir) : [];
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -58,9 +60,38 @@ export async function registerConsole(
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
     reply.header('cache-control', 'no-cache');
-    return reply.code(200).sendFile('index.html');
+    const html = firstPages.find((page) => page.pattern.test(pathname))?.html ?? 'index.html';
+    return reply.code(200).sendFile(html);
   };
   // The directory itself is not a file to @fastify/static (it would answer 403).
   app.get(CONSOLE_BASE, { schema: { hide: true } }, fallback);
   return fallback;
+}
+
+/** The table the console's build writes (packages/web/first-pages.plugin.ts). */
+const FIRST_PAGES_TABLE = 'first-pages.json';
+
+type FirstPage = { pattern: RegExp; html: string };
+
+/**
+ * The first pages' address patterns and HTML files, from the build's table: each file is
+ * index.html with links that preload its page's chunks. None when the build wrote no table
+ * (a console built before it); a table naming a missing file is a broken build and stops the
+ * start rather than serving a blank page.
+ */
+function readFirstPages(distDir: string): FirstPage[] {
+  const file = path.join(distDir, FIRST_PAGES_TABLE);
+  if (!existsSync(file)) return [];
+  const rows: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!Array.isArray(rows)) throw new Error(`${file}: not a list of pages`);
+  return rows.map((row: { pattern?: unknown; html?: unknown }) => {
+    if (typeof row.pattern !== 'string' || typeof row.html !== 'string') {
+      throw new Error(`${file}: each page needs a pattern and an html file`);
+    }
+    const html = path.normalize(row.html);
+    if (html.startsWith('..') || path.isAbsolute(html) || !existsSync(path.join(distDir, html))) {
+      throw new Error(`${file}: ${row.html} is not a file of the build`);
+    }
+    return { pattern: new RegExp(row.pattern), html };
+  });
 }

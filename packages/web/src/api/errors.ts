@@ -1,4 +1,4 @@
-import { TEXTS } from '@patchwell/core/texts';
+import { BASE_TEXTS } from '@patchwell/core/texts.base';
 
 /** The error body the API sends: `{ code?, message?, errors? }` (spec A section 8). */
 export type ApiErrorBody = { code?: string; message?: string; errors?: unknown } & Record<string, unknown>;
@@ -28,7 +28,7 @@ export class TimeoutError extends Error {
   readonly timeoutMs: number;
 
   constructor(timeoutMs: number) {
-    super(TEXTS.generic.timedOut(timeoutMs));
+    super(BASE_TEXTS.generic.timedOut(timeoutMs));
     this.timeoutMs = timeoutMs;
   }
 }

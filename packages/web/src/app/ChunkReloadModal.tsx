@@ -1,5 +1,5 @@
 import { MODAL_SIZES } from '@patchwell/core/constants';
-import { TEXTS } from '@patchwell/core/texts';
+import { BASE_TEXTS } from '@patchwell/core/texts.base';
 import { Box, Button, FocusTrap, Group, Overlay, Paper, Portal, Text, Title } from '@mantine/core';
 import { useId } from 'react';
 import { ENTRY_TEXTS } from '../texts.entry';
@@ -36,7 +36,7 @@ export function ChunkReloadModal({ opened = true }: { opened?: boolean }) {
               </Text>
               <Group justify="flex-end">
                 <Button onClick={() => window.location.reload()} data-autofocus>
-                  {TEXTS.generic.reloadNow}
+                  {BASE_TEXTS.generic.reloadNow}
                 </Button>
               </Group>
             </Box>

@@ -1,4 +1,4 @@
-import { TEXTS } from '@patchwell/core/texts';
+import { BASE_TEXTS } from '@patchwell/core/texts.base';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
@@ -17,14 +17,14 @@ const NotFoundPage = lazy(() =>
 
 /** 'Something Went Wrong - Please Reload' with 'Reload Now' (spec A section 8). */
 export function NavigationFailed() {
-  usePageTitle(TEXTS.generic.navigationFailed);
+  usePageTitle(BASE_TEXTS.generic.navigationFailed);
   return (
     <Stack align="center" ta="center" gap="md" py="xl">
       <Title order={1} fz="h2">
-        {TEXTS.generic.navigationFailed}
+        {BASE_TEXTS.generic.navigationFailed}
       </Title>
-      <Text c="dimmed">{TEXTS.generic.unexpected}</Text>
-      <Button onClick={() => window.location.reload()}>{TEXTS.generic.reloadNow}</Button>
+      <Text c="dimmed">{BASE_TEXTS.generic.unexpected}</Text>
+      <Button onClick={() => window.location.reload()}>{BASE_TEXTS.generic.reloadNow}</Button>
     </Stack>
   );
 }

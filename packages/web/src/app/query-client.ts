@@ -1,5 +1,5 @@
 import { QUERY_CACHE_ENTRIES } from '@patchwell/core/constants';
-import { TEXTS } from '@patchwell/core/texts';
+import { BASE_TEXTS } from '@patchwell/core/texts.base';
 import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
 import { ApiError } from '../api/errors';
 import { notify } from '../ui/notify';
@@ -75,9 +75,9 @@ function onQueryError(error: unknown, query: Query<unknown, unknown, unknown>) {
   if (notice === 'none') return;
   // 401/403 lead to the session check and the login page; a snackbar would only add noise.
   if (error instanceof ApiError && (error.status === 401 || error.status === 403) && notice !== 'api') return;
-  if (notice === 'config') notify.error(TEXTS.generic.configLoadFailed);
+  if (notice === 'config') notify.error(BASE_TEXTS.generic.configLoadFailed);
   else if (notice === 'api') notify.apiError(error);
-  else notify.error(TEXTS.generic.pageLoadFailed);
+  else notify.error(BASE_TEXTS.generic.pageLoadFailed);
 }
 
 export function createQueryClient(): QueryClient {

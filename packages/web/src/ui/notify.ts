@@ -1,5 +1,5 @@
 import { SNACKBAR_DURATION_MS } from '@patchwell/core/constants';
-import { TEXTS } from '@patchwell/core/texts';
+import { BASE_TEXTS } from '@patchwell/core/texts.base';
 import { notifications } from '@mantine/notifications';
 import { ENTRY_TEXTS } from '../texts.entry';
 import { loadNotificationsHost } from './notifications-host';
@@ -33,11 +33,11 @@ export const notify = {
   apiError(error: unknown): Promise<void> {
     return import('../api/error-text').then(
       ({ errorText }) => notify.error(errorText(error)),
-      () => notify.error(TEXTS.generic.unexpected),
+      () => notify.error(BASE_TEXTS.generic.unexpected),
     );
   },
   /** 'Error: Some of the data for this page failed to load...' */
   pageLoadFailed() {
-    notify.error(TEXTS.generic.pageLoadFailed);
+    notify.error(BASE_TEXTS.generic.pageLoadFailed);
   },
 };

@@ -1,5 +1,5 @@
 import { SAML_SIGNIN_ERROR } from '@patchwell/core/constants';
-import { TEXTS } from '@patchwell/core/texts';
+import { BASE_TEXTS } from '@patchwell/core/texts.base';
 import { Alert, Anchor, Button, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
@@ -37,7 +37,7 @@ export function loginErrorText(error: unknown): string {
     const message = error.body?.message;
     if (message && (!error.code || SHOWN_CODES.has(error.code))) return message;
   }
-  return TEXTS.login.failed;
+  return BASE_TEXTS.login.failed;
 }
 
 type FieldErrors = { email?: string; password?: string };
@@ -105,9 +105,9 @@ export function LoginPage() {
     event.preventDefault();
     const errors: FieldErrors = {};
     const normalizedEmail = email.trim().toLowerCase();
-    if (!normalizedEmail) errors.email = TEXTS.validation.required;
-    else if (!EMAIL.test(normalizedEmail)) errors.email = TEXTS.validation.email;
-    if (!password) errors.password = TEXTS.validation.required;
+    if (!normalizedEmail) errors.email = BASE_TEXTS.validation.required;
+    else if (!EMAIL.test(normalizedEmail)) errors.email = BASE_TEXTS.validation.email;
+    if (!password) errors.password = BASE_TEXTS.validation.required;
     setFormError(null);
     if (errors.email) {
       setFieldErrors(errors);
@@ -196,17 +196,17 @@ export function LoginPage() {
         </Title>
         {err === 'session-expired' && (
           <Alert color="yellow" role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
-            {TEXTS.login.sessionExpired}
+            {BASE_TEXTS.login.sessionExpired}
           </Alert>
         )}
         {err === SAML_SIGNIN_ERROR && (
           <Alert color="red" role="alert" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
-            {TEXTS.login.failed}
+            {BASE_TEXTS.login.failed}
           </Alert>
         )}
         {err === 'verification_email_sent' && (
           <Alert color="blue" role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
-            {TEXTS.login.verificationEmailSent}
+            {BASE_TEXTS.login.verificationEmailSent}
           </Alert>
         )}
         {(err === 'verification_email_sent' || unverified) && <ResendVerification email={email} />}
