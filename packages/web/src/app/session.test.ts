@@ -1,9 +1,10 @@
 import { redirect } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../api/client';
+import { buildProfile } from '../test/factories';
 import { testQueryClient } from '../test/render';
 import { startTestServer } from '../test/server';
-import { freshRedirect, signOut } from './session';
+import { freshRedirect, loadShell, signOut } from './session';
 
 describe('freshRedirect', () => {
   it('gives each loader its own copy of the shell’s redirect, with the same target', () => {
@@ -56,5 +57,53 @@ describe('signOut', () => {
     );
     expect(seen).toEqual([{ to: '/login?o=7', isCached: true, hasLoggedOut: true }]);
     expect(client.getQueryData(['banners'])).toBeUndefined();
+  });
+});
+
+describe('loadShell', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let signedIn = true;
+  let profileAsked: () => void = () => undefined;
+  beforeAll(async () => {
+    server = await startTestServer({
+      // Answers only once the profile has been asked for: the two requests are in flight together.
+      'GET /api/users/is-authenticated': async () => {
+        await new Promise<void>((resolve) => {
+          profileAsked = resolve;
+          if (server.requests.some((r) => r.path === '/api/users/self')) resolve();
+        });
+        return signedIn ? { body: true } : { status: 401, body: { code: 'auth.session_expired' } };
+      },
+      'GET /api/users/self': () => {
+        profileAsked();
+        return signedIn ? { body: buildProfile() } : { status: 401, body: { code: 'auth.invalid_credentials' } };
+      },
+      'GET /api/logout': () => ({ status: 204 }),
+    });
+    api.configure({ baseUrl: server.url });
+  });
+  afterAll(async () => {
+    api.configure({ baseUrl: undefined });
+    await server.close();
+  });
+
+  it('asks for the session and the profile at once (one round trip before the page, not two)', async () => {
+    signedIn = true;
+    const shell = await loadShell(new Request('http://127.0.0.1/devices?o=1'), testQueryClient());
+    expect(shell.zoneId).toBe(1);
+    expect(shell.profile.orgs.length).toBeGreaterThan(0);
+  });
+
+  it('goes to login with session-expired when the check fails, whatever the profile answered, without logging out', async () => {
+    signedIn = false;
+    server.requests.length = 0;
+    const outcome = await loadShell(new Request('http://127.0.0.1/devices?o=1'), testQueryClient()).catch(
+      (error: unknown) => error,
+    );
+    expect(outcome).toBeInstanceOf(Response);
+    expect((outcome as Response).headers.get('Location')).toBe(
+      '/login?redirect=%2Fdevices%3Fo%3D1&err=session-expired',
+    );
+    expect(server.requests.map((r) => r.path)).not.toContain('/api/logout');
   });
 });

@@ -18,7 +18,8 @@ export type ShellContext = {
 /**
  * The signed-in routes' loader (spec A section 4):
  * 1. check the session; failure → /login?redirect=<here> (+ err=session-expired on 401);
- * 2. load the profile (cached for 30 minutes); failure → log out, /login?redirect=<here>;
+ * 2. load the profile (cached for 30 minutes; asked beside the check); failure → log out,
+ *    /login?redirect=<here>;
  * 3. choose the zone (requested `o`/`org` the user has, else the stored one, else the first),
  *    store it, and make sure the URL carries it as `o`.
  */
@@ -26,6 +27,12 @@ export async function loadShell(request: Request, client: QueryClient = defaultQ
   const url = new URL(request.url);
   const here = consolePath(url);
 
+  // Both requests at once: every signed-in page opened by address waits one round trip, not
+  // two. The profile's answer counts only once the session check has passed (without a
+  // session it is a 401 too, and the check's failure decides where to go).
+  const requested = requestedZoneId(url.searchParams);
+  const profileRequest = client.fetchQuery(profileQuery(requested));
+  profileRequest.catch(() => undefined);
   try {
     await checkSession();
   } catch (error) {
@@ -33,10 +40,9 @@ export async function loadShell(request: Request, client: QueryClient = defaultQ
     throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
   }
 
-  const requested = requestedZoneId(url.searchParams);
   let profile: Profile;
   try {
-    profile = await client.fetchQuery(profileQuery(requested));
+    profile = await profileRequest;
   } catch (error) {
     if (request.signal.aborted) throw error;
     await logout().catch(() => undefined);
