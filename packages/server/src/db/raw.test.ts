@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDbHandle } from '../test/db';
 import { bigint, boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { copyRowsIn, queryRows, queryRowsAsJson, tableRowFromJson, type CopyValue } from './raw';
+import { copyRowsIn, executeArgs, queryRows, queryRowsAsJson, tableRowFromJson, type CopyValue } from './raw';
 
 let handle: TestDbHandle;
 beforeAll(async () => {
@@ -86,6 +86,56 @@ describe('queryRowsAsJson', () => {
     expect(prepared).toEqual(plain);
     expect(prepared[2]!.map((r) => r.id)).toEqual([4, 5, 6]);
     expect(prepared[3]).toEqual([]);
+  });
+
+  // On PGlite the values are written into EXECUTE as literals: every text must arrive as itself.
+  it('finds every text by itself through a prepared statement: quotes, backslashes, lines, arrays, nulls', async () => {
+    const labels = ROWS.map((r) => r[1] as string | null);
+    for (const label of [...labels, "O'Brien", "''; drop table raw_copy_probe; --", '\\x41']) {
+      const read = (prepared: boolean) =>
+        queryRowsAsJson<{ id: number }>(
+          handle.db,
+          sql`select id from raw_copy_probe where label is not distinct from ${label}::text`,
+          sql`q.id`,
+          { prepared },
+        );
+      expect(await read(true)).toEqual(await read(false));
+    }
+    const tags = ROWS.flatMap((r) => (r[2] as string[] | null) ?? []);
+    const byTag = (prepared: boolean) =>
+      queryRowsAsJson<{ id: number }>(
+        handle.db,
+        sql`select id from raw_copy_probe where tags && ${sql.param(tags)}::text[] and ${true} and score > ${-2.5}`,
+        sql`q.id`,
+        { prepared },
+      );
+    expect((await byTag(true)).map((r) => r.id)).toEqual([1, 5, 6]);
+    expect(await byTag(true)).toEqual(await byTag(false));
+  });
+
+  it('reads inside a transaction, prepared or not', async () => {
+    await handle.db.transaction(async (tx) => {
+      const rows = await queryRowsAsJson<{ id: number }>(
+        tx as never,
+        sql`select id from raw_copy_probe where id = ${3}`,
+        undefined,
+        { prepared: true },
+      );
+      expect(rows).toEqual([{ id: 3 }]);
+    });
+  });
+});
+
+describe('executeArgs', () => {
+  it('writes numbers, booleans, nulls, texts and arrays as literals, and refuses what it cannot write', () => {
+    expect(executeArgs([1, -2.5, true, null, "it's", [1, 2], ['a"b', 'c']])).toBe(
+      `(1, -2.5, true, null, 'it''s', '{1,2}', '{"a\\"b","c"}')`,
+    );
+    expect(executeArgs([])).toBe('');
+    expect(executeArgs(['nul\0byte'])).toBeUndefined();
+    expect(executeArgs([Number.NaN])).toBeUndefined();
+    expect(executeArgs([{ a: 1 }])).toBeUndefined();
+    expect(executeArgs([[1, 'mixed']])).toBeUndefined();
   });
 });
 

@@ -5,10 +5,11 @@
  * its matches (the page's ids and the count), then reads those rows.
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { PAGE_SIZE_OPTIONS } from '@patchwell/core/constants';
 import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { Db } from '../../db/client';
-import { queryRows, queryRowsAsJson, tableRowFromJson } from '../../db/raw';
+import { literal, queryRows, queryRowsAsJson, tableRowFromJson } from '../../db/raw';
 import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/devices.schema';
 import { likeEscape, type DeviceRow } from './devices.store';
 import { onlineAt } from './presence.store';
@@ -145,12 +146,18 @@ async function readIndexPage(
 ): Promise<{ rows: DeviceListRow[]; size: number }> {
   const { offset, limit } = page;
   const dir = direction(sort);
+  // The first page at one of the console's sizes, the page every visit opens, is written with
+  // its limit in the text: its prepared statement then keeps one plan (readListRows). Other
+  // pages pass them as values, so they add no statement per page number.
+  const bounds = isFirstPage(offset, limit)
+    ? sql.raw(`limit ${literal.int(limit)} offset 0`)
+    : sql`limit ${limit} offset ${offset}`;
   const rows = await readListRows(
     db,
     zoneId,
     sql`select ${devices.id} as id, ${SORT_KEYS[sort.field]} as k from ${devices}
          where ${devices.organizationId} = ${zoneId} and ${devices.removedAt} is null
-         order by 2 ${dir}, 1 limit ${limit} offset ${offset}`,
+         order by 2 ${dir}, 1 ${bounds}`,
     sql`k ${dir}, id`,
     page.now,
   );
@@ -158,6 +165,9 @@ async function readIndexPage(
   const size = isLastPage ? offset + rows.length : await page.countLive(db, zoneId);
   return { rows, size };
 }
+
+const isFirstPage = (offset: number, limit: number) =>
+  offset === 0 && (PAGE_SIZE_OPTIONS as readonly number[]).includes(limit);
 
 /** The matching devices' ids (`id`) and sort keys (`k`): the joins the filter and the sort need. */
 function matchesWithKey(zoneId: number, filter: DeviceFilter, sort: DeviceSort, now: Date): SQL {
@@ -228,16 +238,18 @@ async function readListRows(db: Db, zoneId: number, page: SQL, order: SQL, now: 
           left join ${devicePresence} on ${devicePresence.deviceId} = ${devices.id}
          where ${devices.organizationId} = ${zoneId} and ${devices.removedAt} is null`,
     order,
-    // A few shapes (the page's subquery and order): planned once per connection on PostgreSQL.
+    // A few shapes (the page's subquery and order): planned once per session (queryRowsAsJson).
     { prepared: true },
   );
-  return rows.map((r) => ({
-    ...tableRowFromJson(devices, r.device),
-    groupName: r.group_name,
-    isOnline: Boolean(r.is_online),
-    lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at),
-    uptimeS: r.uptime_s === null ? null : Number(r.uptime_s),
-  }));
+  // The device's own object takes the four fields: a spread would copy its 30 columns again.
+  return rows.map((r) =>
+    Object.assign(tableRowFromJson(devices, r.device), {
+      groupName: r.group_name,
+      isOnline: Boolean(r.is_online),
+      lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at),
+      uptimeS: r.uptime_s === null ? null : Number(r.uptime_s),
+    }),
+  );
 }
 
 /** The zone's live devices among `ids`, with group and presence, in the order of `ids`. */
