@@ -50,24 +50,41 @@ export async function queryRowsAsJson<T>(
   order?: SQL,
   options: { prepared?: boolean } = {},
 ): Promise<T[]> {
-  const query = sql`select coalesce(json_agg(q${order ? sql` order by ${order}` : sql``})::text, '[]') as rows from (${select}) q`;
+  return JSON.parse((await queryJsonText(db, select, { order, prepared: options.prepared })).json) as T[];
+}
+
+/**
+ * {@link queryRowsAsJson} as the JSON text the database wrote, and how many rows it holds:
+ * for a caller that sends the rows on as they are (the device list's page). `value` picks
+ * what each row contributes (a column of the select, as `q.<column>`), else the whole row.
+ */
+export async function queryJsonText(
+  db: Db,
+  select: SQL,
+  options: { order?: SQL; value?: SQL; prepared?: boolean } = {},
+): Promise<{ json: string; count: number }> {
+  const { order, value } = options;
+  const query = sql`select coalesce(json_agg(${value ?? sql`q`}${order ? sql` order by ${order}` : sql``})::text, '[]') as json,
+                           count(*)::int as count
+                      from (${select}) q`;
+  type Answer = { json: string; count: number };
   const { pool, pglite } = driverOf(db);
-  let text: string | undefined;
+  let answer: Answer | undefined;
   if (options.prepared && (pool || pglite)) {
     const { sql: statement, params } = dialect.sqlToQuery(query);
     const name = `pw_${sha256Hex(statement).slice(0, 24)}`;
     if (pool) {
-      text = (await pool.query<{ rows: string }>({ name, text: statement, values: params })).rows[0]!.rows;
+      answer = (await pool.query<Answer>({ name, text: statement, values: params })).rows[0];
     } else {
       const args = executeArgs(params);
       if (args !== undefined) {
         await prepareOnce(pglite, name, statement);
-        text = (await pglite.query<{ rows: string }>(`execute ${name}${args}`)).rows[0]!.rows;
+        answer = (await pglite.query<Answer>(`execute ${name}${args}`)).rows[0];
       }
     }
   }
-  text ??= (await queryRows<{ rows: string }>(db, query))[0]!.rows;
-  return JSON.parse(text) as T[];
+  answer ??= (await queryRows<Answer>(db, query))[0]!;
+  return { json: answer.json, count: Number(answer.count) };
 }
 
 /** The statements prepared in each PGlite session, by name: each prepared once, even when first asked for at once. */

@@ -12,6 +12,9 @@ import {
 import { clientFor, cookieFor } from '../../test/authz-helpers';
 import { buildUser } from '../../test/factories';
 import { csvCell } from '../../http/csv';
+import { ZDeviceList, ZListDevicesQuery } from '@patchwell/core/devices/devices.schema';
+import { findDevices } from './device-list.store';
+import { filterOf, sortOf, toDevice } from './devices.service';
 
 let t: TestApp;
 let z: Awaited<ReturnType<typeof buildZoneWithKey>>;
@@ -360,5 +363,52 @@ describe('GET /api/dashboard and /api/info', () => {
     expect(res.body).toEqual({ affected: 1 });
     expect((await checkinAs(t, fleet.win!.token)).status).toBe(410);
     expect((await z.admin.get(`/api/dashboard?o=${o}`)).body.devices.total).toBe(4);
+  });
+});
+
+// The list's route sends the rows as the database wrote them (findDevicesAsApiJson); the other
+// lists (software, all zones) and the device page make them with toDevice.
+describe('GET /api/servers rows as the database writes them', () => {
+  it('are what toDevice makes of the same rows, every field ZDevice reads, on first, later and filtered pages', async () => {
+    const mac = fleet.mac!.id;
+    const renamed = await z.admin.put(`/api/servers/${mac}?o=${o}`, {
+      custom_name: `Zulu 'quoted' "name" \\ 漢字`,
+      tags: ['a,b', 'quote"d'],
+    });
+    expect(renamed.status).toBe(200);
+    try {
+      for (const query of [
+        '',
+        'sort=name:desc&limit=2&page=1',
+        'sort=hostname:asc&limit=10',
+        'sort=create_time:desc',
+        'sort=last_seen_at:asc',
+        'sort=compliance:desc&limit=2&page=2',
+        'status=online',
+        'search=zulu',
+        'os_family=linux&sort=name:desc',
+        'search=nothing-matches',
+      ]) {
+        const res = await z.admin.get(`/api/servers?o=${o}&${query}`);
+        expect(res.status).toBe(200);
+        // Nothing ZDevice does not know, nothing it lacks.
+        expect(ZDeviceList.parse(res.body)).toEqual(res.body);
+        const q = ZListDevicesQuery.parse({ o: String(o), ...Object.fromEntries(new URLSearchParams(query)) });
+        const expected = await findDevices(t.db, o, filterOf(q), {
+          sort: sortOf(q.sort),
+          offset: q.page * q.limit,
+          limit: q.limit,
+          now: t.clock.now(),
+        });
+        expect(res.body, query).toEqual({ data: expected.rows.map(toDevice), size: expected.size });
+      }
+      const raw = await t.request(`/api/servers?o=${o}`, { headers: { cookie: z.cookie } });
+      expect(raw.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const zulu = (await z.admin.get(`/api/servers?o=${o}&search=zulu`)).body.data[0];
+      expect(zulu).toMatchObject({ display_name: `Zulu 'quoted' "name" \\ 漢字`, tags: ['a,b', 'quote"d'] });
+      expect(zulu.create_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    } finally {
+      await z.admin.put(`/api/servers/${mac}?o=${o}`, { custom_name: null, tags: [] });
+    }
   });
 });
