@@ -1,11 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
 import { CONSOLE_TEXTS } from '../../texts';
 import { confirmAction } from '../../ui/confirm';
+import { MountWhenOpened } from '../../ui/MountWhenOpened';
 import { notify } from '../../ui/notify';
-import { AssignGroupDialog } from './components/AssignGroupDialog';
-import { TagsDialog } from './components/TagsDialog';
 import { batchDevices, deviceKeys } from './devices.api';
 import type { BatchBody } from './devices.types';
 
@@ -28,6 +27,12 @@ export type DeviceActions = {
   /** The group and tags dialogs; render once next to the controls that call `start`. */
   dialogs: ReactNode;
 };
+
+// On demand: not part of the list's first download.
+const AssignGroupDialog = lazy(() =>
+  import('./components/AssignGroupDialog').then((m) => ({ default: m.AssignGroupDialog })),
+);
+const TagsDialog = lazy(() => import('./components/TagsDialog').then((m) => ({ default: m.TagsDialog })));
 
 type Dialog = { kind: 'group' | 'tag' | 'untag'; target: DeviceActionTarget };
 
@@ -91,18 +96,22 @@ export function useDeviceActions(zoneId: number, groups: readonly ServerGroup[])
   const target: DeviceActionTarget = dialog?.target ?? { ids: [] };
   const dialogs = (
     <>
-      <AssignGroupDialog
-        opened={dialog?.kind === 'group'}
-        groups={groups}
-        onClose={() => setDialog(null)}
-        onSubmit={(groupId) => run(target, { action: 'group', server_group_id: groupId })}
-      />
-      <TagsDialog
-        opened={dialog?.kind === 'tag' || dialog?.kind === 'untag'}
-        title={dialog?.kind === 'untag' ? T.removeTags : T.applyTags}
-        onClose={() => setDialog(null)}
-        onSubmit={(tags) => run(target, { action: dialog?.kind === 'untag' ? 'untag' : 'tag', tags })}
-      />
+      <MountWhenOpened opened={dialog?.kind === 'group'}>
+        <AssignGroupDialog
+          opened={dialog?.kind === 'group'}
+          groups={groups}
+          onClose={() => setDialog(null)}
+          onSubmit={(groupId) => run(target, { action: 'group', server_group_id: groupId })}
+        />
+      </MountWhenOpened>
+      <MountWhenOpened opened={dialog?.kind === 'tag' || dialog?.kind === 'untag'}>
+        <TagsDialog
+          opened={dialog?.kind === 'tag' || dialog?.kind === 'untag'}
+          title={dialog?.kind === 'untag' ? T.removeTags : T.applyTags}
+          onClose={() => setDialog(null)}
+          onSubmit={(tags) => run(target, { action: dialog?.kind === 'untag' ? 'untag' : 'tag', tags })}
+        />
+      </MountWhenOpened>
     </>
   );
   return { start, dialogs };

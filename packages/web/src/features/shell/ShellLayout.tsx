@@ -3,7 +3,7 @@ import type { Zone } from '@patchwell/core/zones/zones.schema';
 import { AppShell, Box, Button, Container, Group, Modal, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconBuildingOff } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { isFeatureOn } from '../../app/access';
 import { PATHS } from '../../app/paths';
@@ -13,6 +13,7 @@ import { rememberLastRoute } from '../../app/storage';
 import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { EmptyStatePage } from '../../ui/EmptyStatePage';
+import { MountWhenOpened } from '../../ui/MountWhenOpened';
 import { profileQuery } from '../auth/auth.api';
 import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
@@ -39,8 +40,6 @@ export function ShellLayout() {
   const config = useClientConfig();
   const banners = useBanners();
   const [isCreateZoneOpen, setCreateZoneOpen] = useState(false);
-  // Stays mounted once opened, so closing it keeps its transition.
-  const [hasOpenedCreateZone, setHasOpenedCreateZone] = useState(false);
   const [reauthTarget, setReauthTarget] = useState<ProfileOrg | null>(null);
   const isGlobalView = location.pathname === PATHS.global || location.pathname.startsWith(`${PATHS.global}/`);
 
@@ -88,10 +87,7 @@ export function ShellLayout() {
           config={config}
           onSwitchZone={onSwitchZone}
           onOpenZone={(target) => navigate(withZone(PATHS.dashboard, target.id))}
-          onCreateZone={() => {
-            setHasOpenedCreateZone(true);
-            setCreateZoneOpen(true);
-          }}
+          onCreateZone={() => setCreateZoneOpen(true)}
           onLogout={() => void signOut(navigate)}
         />
       </AppShell.Header>
@@ -120,15 +116,15 @@ export function ShellLayout() {
         </Text>
       </Box>
 
-      {zoneId !== undefined && hasOpenedCreateZone && (
-        <Suspense fallback={null}>
+      {zoneId !== undefined && (
+        <MountWhenOpened opened={isCreateZoneOpen}>
           <CreateZoneDialog
             opened={isCreateZoneOpen}
             zoneId={zoneId}
             onClose={() => setCreateZoneOpen(false)}
             onCreated={onZoneCreated}
           />
-        </Suspense>
+        </MountWhenOpened>
       )}
 
       <Modal

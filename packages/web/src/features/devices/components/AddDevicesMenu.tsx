@@ -1,9 +1,14 @@
 import { Button, Menu } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
-import { ThirdPartyImportDialog } from '../import/ThirdPartyImportDialog';
-import { ManualImportDialog } from './ManualImportDialog';
+import { MountWhenOpened } from '../../../ui/MountWhenOpened';
+
+// On demand: the import dialogs (file input, result tables) are not part of the list's first download.
+const ManualImportDialog = lazy(() => import('./ManualImportDialog').then((m) => ({ default: m.ManualImportDialog })));
+const ThirdPartyImportDialog = lazy(() =>
+  import('../import/ThirdPartyImportDialog').then((m) => ({ default: m.ThirdPartyImportDialog })),
+);
 
 export type AddDevicesMenuProps = {
   zoneId: number;
@@ -31,13 +36,17 @@ export function AddDevicesMenu({ zoneId, isManualOpen, onManualOpen }: AddDevice
           <Menu.Item onClick={() => setThirdPartyOpen(true)}>{CONSOLE_TEXTS.devices.thirdPartyImport}</Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <ManualImportDialog opened={isManualOpen} zoneId={zoneId} onClose={() => onManualOpen(false)} />
-      <ThirdPartyImportDialog
-        opened={isThirdPartyOpen}
-        zoneId={zoneId}
-        onClose={() => setThirdPartyOpen(false)}
-        onShowInstall={() => onManualOpen(true)}
-      />
+      <MountWhenOpened opened={isManualOpen}>
+        <ManualImportDialog opened={isManualOpen} zoneId={zoneId} onClose={() => onManualOpen(false)} />
+      </MountWhenOpened>
+      <MountWhenOpened opened={isThirdPartyOpen}>
+        <ThirdPartyImportDialog
+          opened={isThirdPartyOpen}
+          zoneId={zoneId}
+          onClose={() => setThirdPartyOpen(false)}
+          onShowInstall={() => onManualOpen(true)}
+        />
+      </MountWhenOpened>
     </>
   );
 }
