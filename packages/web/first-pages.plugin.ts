@@ -4,9 +4,9 @@ import type { Plugin } from 'vite';
 /** A page often opened first by address, and the source modules its route loads lazily (paths from packages/web). */
 export type FirstPage = { name: string; pattern: RegExp; modules: string[] };
 
-/** Where the build writes the first pages' HTML and their table (read by the server's `http/console.ts`). */
-export const FIRST_PAGES_DIR = 'first-pages';
-export const FIRST_PAGES_TABLE = 'first-pages.json';
+/** Where the build writes the first pages' HTML and their table (the server's `http/console.ts` reads the table by this name). */
+const FIRST_PAGES_DIR = 'first-pages';
+const FIRST_PAGES_TABLE = 'first-pages.json';
 
 /**
  * Writes, for each first page, a copy of `index.html` that also asks for the page's lazily

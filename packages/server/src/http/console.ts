@@ -68,7 +68,7 @@ export async function registerConsole(
   return fallback;
 }
 
-/** The table the console's build writes (packages/web/first-pages.plugin.ts). */
+/** The table the console's build writes, by the name packages/web/first-pages.plugin.ts gives it. */
 const FIRST_PAGES_TABLE = 'first-pages.json';
 
 type FirstPage = { pattern: RegExp; html: string };
