@@ -251,7 +251,7 @@ const readListRows: RowsReader<DeviceListRow[]> = async (db, zoneId, page, order
       sql`row_to_json(${devices}) as device, ${serverGroups.name} as group_name, ${onlineAt(now)} as is_online,
           ${devicePresence.lastSeenAt} as last_seen_at, ${devicePresence.uptimeS} as uptime_s`,
     ),
-    // A few shapes (the page's subquery and order): planned once per session (queryRowsAsJson).
+    // A few shapes (the page's subquery and order): planned once per session (queryJsonText).
     { order, prepared: true },
   );
   // The device's own object takes the four fields: a spread would copy its 30 columns again.
@@ -295,6 +295,7 @@ const readApiRows: RowsReader<string> = async (db, zoneId, page, order, now) => 
             'compliance', ${devices.compliance}, 'compliance_reason', ${devices.complianceReason},
             'create_time', ${isoText(devices.createdAt)}, 'next_patch_time', null) as device`,
     ),
+    // As readListRows: a few shapes, each planned once per session.
     { order, value: sql`q.device`, prepared: true },
   );
   return { rows: json, count };
