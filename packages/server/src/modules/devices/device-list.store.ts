@@ -2,7 +2,8 @@
  * The zone's device list: filters, sorts, pages and counts, over 100,000 devices in a zone
  * within the console's budget. The whole zone in an indexed order is one statement (the page's
  * ids off the index, then their rows with group and presence); a filtered list first gathers
- * its matches (the page's ids and the count), then reads those rows.
+ * its matches (the page's ids and the count), then reads those rows. A page's rows come as
+ * `DeviceListRow`s or, for the list's route, as the API's JSON text (decision 0023).
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
