@@ -252,6 +252,9 @@ describe('GET /api/servers/export.csv', () => {
   });
 
   it('exports every match in the list’s order', async () => {
+    // The Mac checked in above: its last-seen time lands with the next coalesced write, which
+    // must not fall between the list and the export (it moves the Mac in `last_seen_at` order).
+    await flushLastSeen(t);
     for (const sort of ['name:desc', 'last_seen_at:asc']) {
       const list = await z.admin.get(`/api/servers?o=${o}&sort=${sort}`);
       const csv = await t.request(`/api/servers/export.csv?o=${o}&sort=${sort}`, { headers: { cookie: z.cookie } });
