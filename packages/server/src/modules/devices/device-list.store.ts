@@ -6,7 +6,6 @@
  * `DeviceListRow`s or, for the list's route, as the API's JSON text (decision 0023).
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PAGE_SIZE_OPTIONS } from '@patchwell/core/constants';
 import type { DeviceSortField } from '@patchwell/core/devices/devices.schema';
 import type { OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
@@ -15,6 +14,7 @@ import { literal, queryJsonText, queryRows, tableRowFromJson } from '../../db/ra
 import { devicePatches, devicePresence, deviceSoftware, devices, serverGroups } from '../../db/devices.schema';
 import { likeEscape, type DeviceRow } from './devices.store';
 import { onlineAt } from './presence.store';
+import { isoCellSql } from '../reports/extract-sources.store';
 
 export type DeviceListRow = DeviceRow & {
   groupName: string;
@@ -267,10 +267,6 @@ const readListRows: RowsReader<DeviceListRow[]> = async (db, zoneId, page, order
   return { rows, count };
 };
 
-/** A time as the API writes it (`Date#toISOString`: UTC, milliseconds, `Z`), or null. */
-const isoText = (column: SQL | AnyPgColumn) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * The rows as the API's list sends them (`ZDevice`), as JSON text the database wrote: the list's
  * route sends it on as it is, where the rows would otherwise be parsed, turned into objects twice
@@ -291,10 +287,10 @@ const readApiRows: RowsReader<string> = async (db, zoneId, page, order, now) => 
             'agent_version', ${devices.agentVersion}, 'server_group_id', ${devices.groupId},
             'group_name', ${serverGroups.name}, 'tags', ${devices.tags}, 'ip_addrs', ${devices.ipAddrs},
             'ip_addrs_private', ${devices.ipAddrsPrivate}, 'connected', ${onlineAt(now)},
-            'last_seen_at', ${isoText(devicePresence.lastSeenAt)}, 'initializing', ${devices.lastInventoryAt} is null,
+            'last_seen_at', ${sql.raw(isoCellSql('device_presence.last_seen_at'))}, 'initializing', ${devices.lastInventoryAt} is null,
             'needs_reboot', ${devices.needsReboot}, 'pending_patches', ${devices.pendingPatches},
             'compliance', ${devices.compliance}, 'compliance_reason', ${devices.complianceReason},
-            'create_time', ${isoText(devices.createdAt)}, 'next_patch_time', null) as device`,
+            'create_time', ${sql.raw(isoCellSql('devices.created_at'))}, 'next_patch_time', null) as device`,
     ),
     // As readListRows: a few shapes, each planned once per session.
     { order, value: sql`q.device`, prepared: true },
