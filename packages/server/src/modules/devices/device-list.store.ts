@@ -333,6 +333,8 @@ async function findPage<T>(
   filter: DeviceFilter,
   options: PageOptions,
   read: RowsReader<T>,
+  /** The reader's form of no rows: a filter that matches nothing reads no page. */
+  none: T,
 ): Promise<{ rows: T; size: number }> {
   if (isUnfiltered(filter) && INDEXED_SORTS.has(options.sort.field)) {
     return readIndexPage(
@@ -344,6 +346,7 @@ async function findPage<T>(
     );
   }
   const page = await gatherMatches(db, zoneId, filter, options.sort, options);
+  if (!page.ids.length) return { rows: none, size: page.size };
   return { rows: (await read(db, zoneId, idsPage(page.ids), sql`k`, options.now)).rows, size: page.size };
 }
 
@@ -354,7 +357,7 @@ export function findDevices(
   filter: DeviceFilter,
   options: PageOptions,
 ): Promise<{ rows: DeviceListRow[]; size: number }> {
-  return findPage(db, zoneId, filter, options, readListRows);
+  return findPage(db, zoneId, filter, options, readListRows, []);
 }
 
 /** {@link findDevices} with the rows as the JSON text of the API's list (`ZDevice[]`). */
@@ -364,7 +367,7 @@ export function findDevicesAsApiJson(
   filter: DeviceFilter,
   options: PageOptions,
 ): Promise<{ rows: string; size: number }> {
-  return findPage(db, zoneId, filter, options, readApiRows);
+  return findPage(db, zoneId, filter, options, readApiRows, '[]');
 }
 
 /**
