@@ -158,7 +158,7 @@ export async function seedDevices(
   }
 }
 
-/** Writes each machine's pending patches as the inventory endpoint would, one JSON statement per 5,000 devices. */
+/** Writes each machine's pending patches and their names as the inventory endpoint would, two JSON statements per 5,000 devices. */
 export async function seedPatches(config: { databaseUrl?: string; pgliteDataDir: string }, machines: SimMachine[]) {
   const handle = await openDb(config);
   const { db } = handle;
@@ -190,6 +190,14 @@ export async function seedPatches(config: { databaseUrl?: string; pgliteDataDir:
           from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as v(device_id int, name text,
                current_version text, version text, severity text, cves text[], kb text, source text,
                reboot_required boolean, published_at timestamptz)`);
+      // Each device's names once, in order, as the inventory endpoint keeps them for patch_all runs.
+      const names = machines
+        .slice(i, i + 5000)
+        .map((m) => ({ device_id: ids.get(m.machineId)!, names: [...new Set(m.patches.map((p) => p.name))] }));
+      await db.execute(sql`
+        insert into device_patch_names (device_id, names)
+        select device_id, names from jsonb_to_recordset(${JSON.stringify(names)}::jsonb) as v(device_id int, names text[])
+        on conflict (device_id) do update set names = excluded.names`);
     }
     await db.execute(sql`vacuum analyze`);
   } finally {

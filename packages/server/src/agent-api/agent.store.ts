@@ -6,6 +6,7 @@ import {
   deviceCommands,
   deviceDetails,
   devicePatches,
+  devicePatchNames,
   devicePresence,
   devicePresenceDays,
   deviceSoftware,
@@ -157,6 +158,12 @@ export async function replaceInventory(db: Db, deviceId: number, input: Inventor
         })),
       );
     }
+    // Each name once, in the inventory's order: what a patch_all run installs.
+    const names = [...new Set(input.patches.map((p) => p.name))];
+    await tx
+      .insert(devicePatchNames)
+      .values({ deviceId, names })
+      .onConflictDoUpdate({ target: devicePatchNames.deviceId, set: { names } });
     const { system } = input;
     await tx
       .update(devices)

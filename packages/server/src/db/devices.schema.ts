@@ -272,6 +272,18 @@ export const devicePatches = pgTable(
 );
 
 /**
+ * The names of a device's available patches, each once, in its inventory's order: written with
+ * the inventory, so that a patch_all run (engine/run-targets.store.ts) reads one row per device
+ * instead of grouping the device's `device_patches` rows by name on every run.
+ */
+export const devicePatchNames = pgTable('device_patch_names', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  names: text('names').array().notNull(),
+});
+
+/**
  * Commands queued for devices. `pending` until a check-in hands it out (`in_progress`),
  * then final with the agent's result, or `timed_out` by the sweep once `deadline_at` passed.
  */

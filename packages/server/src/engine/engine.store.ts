@@ -9,7 +9,7 @@ import {
 } from '../db/policies.schema';
 import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import { queryRows } from '../db/raw';
-import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/devices.schema';
+import { devicePatches, devicePatchNames, devicePresence, deviceSoftware, devices } from '../db/devices.schema';
 import { organizations } from '../db/schema';
 import { onlineAt } from '../modules/devices/presence.store';
 
@@ -304,9 +304,17 @@ export function findPatchesByDevice(db: Exec, deviceIds: number[]): Promise<Map<
   );
 }
 
-/** The names of the devices' available patches, per device (a patch_all run reads nothing else). */
-export function findPatchNamesByDevice(db: Exec, deviceIds: number[]): Promise<Map<number, string[]>> {
-  return patchesPerDevice<string>(db, deviceIds, sql`json_agg(name order by id)`);
+/** The names of the devices' available patches, each once, per device (a patch_all run reads nothing else). */
+export async function findPatchNamesByDevice(db: Exec, deviceIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  for (const chunk of chunks(deviceIds, 10_000)) {
+    const rows = await db
+      .select({ deviceId: devicePatchNames.deviceId, names: devicePatchNames.names })
+      .from(devicePatchNames)
+      .where(inArray(devicePatchNames.deviceId, chunk));
+    for (const r of rows) out.set(r.deviceId, r.names);
+  }
+  return out;
 }
 
 /** Installed packages named `name` (any case) on the devices. */

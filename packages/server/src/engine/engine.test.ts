@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from '../db/client';
+import { queryRows } from '../db/raw';
 import { sweepOverdueCommands } from '../modules/commands/commands.sweep';
 import { startTestApp, type TestApp } from '../test/app';
 import { flushLastSeen, agentCall, checkinAs, inventoryBody, type EnrolledDevice } from '../test/agents';
@@ -55,20 +60,20 @@ afterAll(async () => {
   await t.close();
 });
 
-async function createPolicy(body: Record<string, unknown>) {
-  const res = await z.admin.post(`/api/policies?o=${z.o}`, body);
+async function createPolicy(body: Record<string, unknown>, zone = z) {
+  const res = await zone.admin.post(`/api/policies?o=${zone.o}`, body);
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return res.body as { id: number };
 }
 
-async function runNow(policyId: number, body: Record<string, unknown> = { action: 'remediateAll' }) {
-  const res = await z.admin.post(`/api/policies/${policyId}/action?o=${z.o}`, body);
+async function runNow(policyId: number, body: Record<string, unknown> = { action: 'remediateAll' }, zone = z) {
+  const res = await zone.admin.post(`/api/policies/${policyId}/action?o=${zone.o}`, body);
   expect(res.status).toBe(202);
   return res.body.run as { id: number; status: string; results: Record<string, number> };
 }
 
-async function resultsOf(policyId: number, runId: number) {
-  const res = await z.admin.get(`/api/policies/${policyId}/runs/${runId}/results?o=${z.o}&limit=100`);
+async function resultsOf(policyId: number, runId: number, zone = z) {
+  const res = await zone.admin.get(`/api/policies/${policyId}/runs/${runId}/results?o=${zone.o}&limit=100`);
   expect(res.status).toBe(200);
   return res.body.data as {
     server_name: string;
@@ -324,5 +329,52 @@ describe('timeouts', () => {
     const admin = clientFor(t, { cookie: await cookieFor(t, z.user) });
     const final = await admin.get(`/api/policies/${policy.id}/runs/${run.id}?o=${z.o}`);
     expect(final.body).toMatchObject({ status: 'timeout', results: { timed_out: 1 } });
+  });
+});
+
+describe('patch_all installs the names of the device’s latest inventory', () => {
+  it('each once, in the inventory’s order, and again after a new inventory', async () => {
+    // A zone of its own: the earlier tests' zone has its counts and its clock-aged session.
+    const zone = await buildPolicyZone(t);
+    const churn = await inventoriedDevice(t, zone, 'churn', {
+      // Two versions of one package (two repositories offer it): the command names it once.
+      patches: [patch('openssl', 'critical'), patch('curl', 'medium'), patch('openssl', 'high', { version: '3.0' })],
+    });
+    await checkinAs(t, churn.token);
+    await flushLastSeen(t);
+    const policy = await createPolicy(
+      patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'Churn' }),
+      zone,
+    );
+    const first = await runNow(policy.id, { action: 'remediateServer', serverId: churn.id }, zone);
+    const [command] = await commandsOf(t, churn);
+    expect(command?.args.names).toEqual(['openssl', 'curl']);
+    expect((await resultsOf(policy.id, first.id, zone))[0]?.patches).toEqual(['openssl', 'curl']);
+    await postResult(t, churn, command!.id, { status: 'success', exit_code: 0 });
+
+    const body = inventoryBody({ hostname: 'churn', patches: [patch('vim', 'low'), patch('curl', 'medium')] });
+    expect((await agentCall(t, churn.token, 'PUT', '/inventory', body)).status).toBe(204);
+    await runNow(policy.id, { action: 'remediateServer', serverId: churn.id }, zone);
+    const [next] = await commandsOf(t, churn);
+    expect(next?.args.names).toEqual(['vim', 'curl']);
+    await postResult(t, churn, next!.id, { status: 'success', exit_code: 0 });
+
+    const none = inventoryBody({ hostname: 'churn', patches: [] });
+    expect((await agentCall(t, churn.token, 'PUT', '/inventory', none)).status).toBe(204);
+    const last = await runNow(policy.id, { action: 'remediateServer', serverId: churn.id }, zone);
+    expect(last.results).toMatchObject({ success: 1 });
+    expect(await commandsOf(t, churn)).toEqual([]);
+  });
+
+  it('the migration that added the stored names fills them from the stored patches as an inventory writes them', async () => {
+    const stored = () => queryRows(t.db, sql`select device_id, names from device_patch_names order by device_id`);
+    const written = await stored();
+    expect(written.length).toBeGreaterThan(2);
+    const migration = readFileSync(join(MIGRATIONS_FOLDER, '20261206153756_device_patch_names.sql'), 'utf8');
+    const backfill = migration.split('--> statement-breakpoint').find((part) => /INSERT INTO/i.test(part));
+    await t.db.execute(sql`delete from device_patch_names where cardinality(names) > 0`);
+    await t.db.execute(sql.raw(backfill!));
+    // Devices whose inventory had no patches have an empty row the migration has no rows for.
+    expect(await stored()).toEqual(written);
   });
 });

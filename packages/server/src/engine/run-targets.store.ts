@@ -40,7 +40,8 @@ const NAMES_MAX = 1000;
 /**
  * Fills `run_targets`: each targeted live device, whether online, the run of this policy
  * still open on it (`busy_run`: it is skipped), and for the others its patch names (each
- * once, in the inventory's order, at most the protocol's limit) and its command's arguments.
+ * once, in the inventory's order, as `device_patch_names` keeps them, at most the protocol's
+ * limit) and its command's arguments.
  * Returns how many devices are skipped and the open runs that skip them.
  */
 export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy: number; openRuns: number[] }> {
@@ -75,26 +76,28 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
            end
       from (
         select c.*,
-               case when c.busy_run is null then coalesce((
-                 select array_agg(p.name order by p.first)
-                   from (select name, min(id) as first from device_patches
-                          where device_id = c.device_id group by name order by min(id) limit ${NAMES_MAX}) p), '{}')
-               end as names,
+               case when c.busy_run is null then coalesce(c.all_names[1:${NAMES_MAX}], '{}') end as names,
                case when c.busy_run is null then ${used} else 0 end as used
           from (
             select d.id as device_id, d.group_id, d.os_family, coalesce(d.timezone, 'UTC') as tz,
                    coalesce(pr.online_until > ${now}::timestamptz, false) as online,
-                   (select r.run_id from policy_device_results r
-                     where r.policy_id = ${q.policyId} and r.device_id = d.id and r.status in ('pending', 'in_progress')
-                       and r.command_id is not null and r.run_id <> ${q.runId}
-                     order by r.id desc limit 1) as busy_run
+                   b.run_id as busy_run, pn.names as all_names
               from devices d
               left join device_presence pr on pr.device_id = d.id
+              left join device_patch_names pn on pn.device_id = d.id
+              -- A lateral join, looked up once per device: as a scalar subquery in the select list,
+              -- PostgreSQL copied it into each of the outer query's references (five lookups a device).
+              left join lateral (
+                select r.run_id from policy_device_results r
+                 where r.policy_id = ${q.policyId} and r.device_id = d.id and r.status in ('pending', 'in_progress')
+                   and r.command_id is not null and r.run_id <> ${q.runId}
+                 order by r.id desc limit 1) b on true
              where ${sql.join(where, sql` and `)}
           ) c
       ) n`);
   // A temporary table has no statistics until analyzed: the joins below would be planned for a few rows.
-  await db.execute(sql`analyze run_targets`);
+  // Only the columns they join and filter on: the names and arguments took most of the analyze's time.
+  await db.execute(sql`analyze run_targets (device_id, group_id, busy_run)`);
   const [row] = await queryRows<{ busy: number | string; runs: string | null }>(
     db,
     sql`select count(*) as busy, string_agg(distinct busy_run::text, ',') as runs
@@ -139,7 +142,7 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<void>
            command_type, args, selected_patches, message, created_at, queued_at, finished_at)
     select ${p.runId}, ${p.policyId}, ${p.zoneId}, k.device_id,
            case k.kind when 'busy' then 'canceled' when 'nothing' then 'success' when 'missed' then 'canceled' else 'pending' end,
-           case when k.kind = 'queue' then nextval(pg_get_serial_sequence('device_commands', 'id')) end,
+           case when k.kind = 'queue' then nextval((select pg_get_serial_sequence('device_commands', 'id'))::regclass) end,
            case when k.kind in ('busy', 'nothing') then null else 'install_updates' end,
            -- The arguments travel once, on the command, when there is one.
            case when k.kind in ('window', 'catchup', 'missed') then k.args else '{}'::jsonb end,
