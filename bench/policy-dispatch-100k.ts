@@ -220,10 +220,13 @@ async function run(kind: string) {
     if (reuse) {
       seededAt = new Date((JSON.parse(readFileSync(join(reuse, stateFile), 'utf8')) as { base: string }).base);
       console.log(`reusing ${reuse}${databaseUrl ? ` and ${databaseUrl}` : ''}`);
-      // The previous runs' policies go, with their runs, results, standings and commands, so
+      // The previous runs' policies go, with their standings, runs, results and commands, so
       // every run starts from the same fleet.
       const clean = await openDb(dbConfig);
       await clean.db.execute(sql`delete from device_commands where policy_result_id is not null`);
+      // Standings have no key to their policy that cascades (decision 0024).
+      await clean.db.execute(sql`delete from device_policy_status where policy_id in
+                                   (select id from policies where name = 'Patch everything (bench)')`);
       await clean.db.execute(sql`delete from policies where name = 'Patch everything (bench)'`);
       await clean.db.execute(sql`vacuum analyze device_commands, policy_device_results, device_policy_status`);
       await clean.close();

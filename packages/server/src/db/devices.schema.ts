@@ -291,11 +291,11 @@ export const deviceCommands = pgTable(
   'device_commands',
   {
     id: serial('id').primaryKey(),
-    deviceId: integer('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    // The device's zone, copied for filtering; the device's key already cascades, and a run
-    // over 100,000 devices would pay an index probe per command for a key of its own.
+    // No foreign keys to the device or its zone: a policy run queues a command per device, and
+    // each key checked and locked its device row per command (decision 0024). Devices are
+    // removed by marking them, never deleted, and every writer takes the id from a live device.
+    deviceId: integer('device_id').notNull(),
+    // The device's zone, copied for filtering.
     organizationId: integer('organization_id').notNull(),
     type: text('type').$type<AgentCommandType>().notNull(),
     args: jsonb('args').$type<AgentCommandArgs>().notNull().default({}),

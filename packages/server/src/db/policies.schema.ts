@@ -161,14 +161,12 @@ export const policyDeviceResults = pgTable(
     runId: integer('run_id')
       .notNull()
       .references(() => policyRuns.id, { onDelete: 'cascade' }),
-    // The run's policy and zone, copied for filtering. No foreign keys of their own: the
-    // run's (and the device's) already cascade, and each key costs an index probe per row
-    // when a run over 100,000 devices inserts its results.
+    // The run's policy and zone, copied for filtering. No foreign keys but the run's, which
+    // cascades: each key costs an index probe and a row lock per row when a run over 100,000
+    // devices inserts its results (decision 0024). Devices are marked removed, never deleted.
     policyId: integer('policy_id').notNull(),
     organizationId: integer('organization_id').notNull(),
-    deviceId: integer('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id').notNull(),
     status: text('status').$type<ResultStatus>().notNull(),
     /** Null while the result waits for the device (offline at run time, catch-up at its next check-in). */
     commandId: integer('command_id'),
@@ -211,13 +209,12 @@ export const policyDeviceResults = pgTable(
 export const devicePolicyStatus = pgTable(
   'device_policy_status',
   {
-    deviceId: integer('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    policyId: integer('policy_id')
-      .notNull()
-      .references(() => policies.id, { onDelete: 'cascade' }),
-    // The zone, copied for filtering; the device's and the policy's keys already cascade.
+    // No foreign keys: a run writes a standing per device, and each key checked and locked its
+    // device and policy rows per standing (decision 0024). Devices and policies are only ever
+    // marked removed or deleted: their rows stay.
+    deviceId: integer('device_id').notNull(),
+    policyId: integer('policy_id').notNull(),
+    // The zone, copied for filtering.
     organizationId: integer('organization_id').notNull(),
     status: text('status').$type<Compliance>().notNull(),
     lastResultId: integer('last_result_id'),
