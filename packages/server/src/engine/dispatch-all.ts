@@ -23,8 +23,10 @@ import {
   fillRunTargets,
   findRunCommandDevices,
   insertRunResults,
+  runArgsSql,
   runTargetGroups,
   upsertRunStandings,
+  type RunExtras,
 } from './run-targets.store';
 import { targetsDevice } from './targets';
 
@@ -45,7 +47,7 @@ export function isPatchAll(policy: PolicyRow): boolean {
  * (notices.ts `addNotices` per device): they depend only on the OS being macOS and on the
  * deferrals already spent, which count the same from the maximum on.
  */
-function noticeExtras(policy: PolicyRow) {
+function noticeExtras(policy: PolicyRow): RunExtras {
   const config = policy.configuration;
   const max = installDeferralsMax(config);
   const extras: Record<string, AgentCommandArgs> = {};
@@ -61,7 +63,7 @@ function noticeExtras(policy: PolicyRow) {
       } as AgentCommandArgs;
     }
   }
-  return { extras, deferralsMax: Math.max(0, max ?? 0), withDeferrals: max !== null };
+  return { extras, deferralsMax: Math.max(0, max ?? 0) };
 }
 
 /**
@@ -93,6 +95,7 @@ export async function dispatchPatchAll(
     ids = candidates.filter((d) => targetsDevice(policy, d)).map((d) => d.id);
   }
   const isLocalSlot = run.tzKey !== null && !policy.useScheduledTimezone;
+  const args = runArgsSql(noticeExtras(policy));
   await lockPolicyRunStart(tx, policy.id);
   const busy = await fillRunTargets(tx, {
     zoneId,
@@ -102,7 +105,7 @@ export async function dispatchPatchAll(
     ids,
     tzKey: isLocalSlot ? run.tzKey : null,
     now,
-    ...noticeExtras(policy),
+    withDeferrals: installDeferralsMax(policy.configuration) !== null,
   });
   if (busy.busy) {
     ctx.logger.info(
@@ -129,8 +132,9 @@ export async function dispatchPatchAll(
     catchUp: run.trigger === 'manual' || policy.configuration.missed_patch_window === true,
     closedGroups,
     texts: RESULT_TEXTS,
+    args,
   });
-  await queueRunCommands(tx, { runId: run.id, zoneId, type: 'install_updates', createdBy: run.createdBy, now });
+  await queueRunCommands(tx, { runId: run.id, zoneId, type: 'install_updates', createdBy: run.createdBy, args, now });
 
   const slots = await findSlots(tx, [policy.id]);
   const nextByTz = policy.useScheduledTimezone

@@ -3,6 +3,7 @@ import type {
   AgentCommandType,
   CommandResultBody,
 } from '@patchwell/core/agent/agent-protocol.schema';
+import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { CommandEvents } from './commands.events';
 import {
@@ -92,12 +93,12 @@ export function queuePreparedCommands(tx: Exec, commands: NewCommand[]): Promise
 
 /**
  * Queues one command of `type` for each result of a policy run that drew a command id, with
- * the arguments of its device's row in the run's `run_targets` (engine/run-targets.store.ts),
+ * `args`, its device's arguments over its row of the run's `run_targets` (engine/run-targets.store.ts),
  * inside the caller's transaction. The caller wakes the devices after its commit.
  */
 export function queueRunCommands(
   tx: Exec,
-  run: { runId: number; zoneId: number; type: AgentCommandType; createdBy: number | null; now: Date },
+  run: { runId: number; zoneId: number; type: AgentCommandType; createdBy: number | null; args: SQL; now: Date },
 ): Promise<void> {
   return insertRunCommands(tx, { ...run, timing: commandTiming(run.type, run.now) });
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type {
   AgentCommandArgs,
   AgentCommandType,
@@ -269,8 +269,8 @@ export async function findFailureContext(db: Exec, row: CommandRow): Promise<Fai
 
 /**
  * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per result
- * of the run that drew a command id, with its device's arguments from `run_targets`, in one
- * INSERT … SELECT (nothing crosses to JavaScript).
+ * of the run that drew a command id, with its device's arguments (`args`, an expression over
+ * the device's `run_targets` row `t`), in one INSERT … SELECT (nothing crosses to JavaScript).
  */
 export async function insertRunCommands(
   tx: Exec,
@@ -279,13 +279,14 @@ export async function insertRunCommands(
     zoneId: number;
     type: AgentCommandType;
     createdBy: number | null;
+    args: SQL;
     timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
   },
 ): Promise<void> {
   await tx.execute(sql`
     insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id,
            created_at, deadline_at)
-    select r.command_id, r.device_id, ${run.zoneId}, ${run.type}, t.args, ${run.timing.timeoutS}, ${run.createdBy}, r.id,
+    select r.command_id, r.device_id, ${run.zoneId}, ${run.type}, ${run.args}, ${run.timing.timeoutS}, ${run.createdBy}, r.id,
            ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
       from policy_device_results r join run_targets t on t.device_id = r.device_id
      where r.run_id = ${run.runId} and r.command_id is not null
