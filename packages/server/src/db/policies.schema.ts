@@ -199,8 +199,12 @@ export const policyDeviceResults = pgTable(
   (t) => [
     uniqueIndex('policy_device_results_run_device_unique').on(t.runId, t.deviceId),
     index('policy_device_results_device_idx').on(t.deviceId, t.policyId, t.createdAt),
+    // Open results by policy and device: a run looks up each device's open run of the policy
+    // (run-targets.store.ts). Keyed on the status alone, PostgreSQL with stale statistics
+    // intersected it with the device index for every device, reading every open result
+    // 100,000 times; a status-only read scans this partial index whole, as before.
     index('policy_device_results_open_idx')
-      .on(t.status)
+      .on(t.policyId, t.deviceId)
       .where(sql`${t.status} in ('pending', 'in_progress')`),
   ],
 );

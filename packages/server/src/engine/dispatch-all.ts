@@ -19,9 +19,7 @@ import {
 import { installDeferralsMax, rebootOf, runNoticeOf } from './notices';
 import {
   cancelSupersededOfRun,
-  countRunResults,
   fillRunTargets,
-  findRunCommandDevices,
   insertRunResults,
   runArgsSql,
   runTargetGroups,
@@ -124,7 +122,7 @@ export async function dispatchPatchAll(
 
   // Results of earlier runs still waiting for these devices: this run replaces them.
   await cancelSupersededOfRun(tx, policy.id, now);
-  await insertRunResults(tx, {
+  const counts = await insertRunResults(tx, {
     runId: run.id,
     policyId: policy.id,
     zoneId,
@@ -153,7 +151,6 @@ export async function dispatchPatchAll(
     nextByTz,
   );
 
-  const counts = await countRunResults(tx, run.id);
   await updateRun(tx, run.id, {
     status: counts.open ? 'queued' : counts.failed ? 'error' : 'completed',
     deviceCount: counts.planned + busy.busy,
@@ -171,5 +168,5 @@ export async function dispatchPatchAll(
     { type: 'policy', id: policy.id, name: policy.name },
     { run_id: run.id, trigger: run.trigger, devices: counts.planned, commands: counts.commands },
   );
-  return { wake: await findRunCommandDevices(tx, run.id), recompute };
+  return { wake: counts.wake, recompute };
 }

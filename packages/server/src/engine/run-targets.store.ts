@@ -138,61 +138,64 @@ export type RunResultsPlan = {
   args: SQL;
 };
 
+/** What a set-based run's results count (skipped devices apart), for its row and its activity event. */
+export type RunCounts = { planned: number; success: number; failed: number; open: number; commands: number };
+
 /**
  * The results of a set-based patch_all run, one per row of `run_targets` (run-targets.store.ts),
  * in one statement, as dispatch.ts decides them per device: skipped (another run is open),
  * nothing to install, waiting for a window, queued (online: its command id drawn here, the
- * command inserted after), waiting for the device, or missed.
+ * command inserted after), waiting for the device, or missed. The same statement counts them
+ * and lists the devices that get a command (to wake once committed), from the rows it inserted
+ * rather than by reading them again.
  */
-export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<void> {
+export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCounts & { wake: number[] }> {
   const now = sql`${p.now.toISOString()}::timestamptz`;
   const closed = p.closedGroups;
-  await tx.execute(sql`
-    insert into ${policyDeviceResults} (run_id, policy_id, organization_id, device_id, status, command_id,
-           command_type, args, selected_patches, message, created_at, queued_at, finished_at)
-    select ${p.runId}, ${p.policyId}, ${p.zoneId}, k.device_id,
-           case k.kind when 'busy' then 'canceled' when 'nothing' then 'success' when 'missed' then 'canceled' else 'pending' end,
-           case when k.kind = 'queue' then nextval((select pg_get_serial_sequence('device_commands', 'id'))::regclass) end,
-           case when k.kind in ('busy', 'nothing') then null else 'install_updates' end,
-           -- The arguments travel once, on the command, when there is one.
-           case when k.kind in ('window', 'catchup', 'missed') then k.args else '{}'::jsonb end,
-           case when k.kind in ('busy', 'nothing') then '{}'::text[] else k.names end,
-           case k.kind
-             when 'busy' then 'Skipped: run ' || k.busy_run || ' of this policy is still open on this device.'
-             when 'nothing' then ${p.texts.nothing}
-             when 'window' then k.waiting
-             when 'catchup' then ${p.texts.offline}
-             when 'missed' then ${p.texts.missed}
-           end,
-           ${now},
-           case when k.kind = 'queue' then ${now} end,
-           case when k.kind in ('busy', 'nothing', 'missed') then ${now} end
-      from (
-        select t.device_id, t.names, ${p.args} as args, t.busy_run, w.message as waiting,
-               case when t.busy_run is not null then 'busy'
-                    when cardinality(t.names) = 0 then 'nothing'
-                    when w.message is not null then 'window'
-                    when t.online then 'queue'
-                    when ${p.catchUp} then 'catchup'
-                    else 'missed' end as kind
-          from run_targets t
-          left join unnest(${sql.param(closed.map((c) => c.groupId))}::int[], ${sql.param(closed.map((c) => c.message))}::text[])
-               as w(group_id, message) on w.group_id = t.group_id
-      ) k
-     order by k.device_id`);
-}
-
-/** The counts of a run's results (skipped devices apart), for its row and its activity event. */
-export async function countRunResults(tx: Tx, runId: number) {
-  const [row] = await queryRows<Record<'planned' | 'success' | 'failed' | 'open' | 'commands', number | string>>(
+  const [row] = await queryRows<Record<keyof RunCounts, number | string> & { wake: string | null }>(
     tx as unknown as Db,
-    sql`select count(*) filter (where t.busy_run is null) as planned,
-               count(*) filter (where t.busy_run is null and r.status = 'success') as success,
-               count(*) filter (where t.busy_run is null and r.status = 'error') as failed,
-               count(*) filter (where t.busy_run is null and r.status in ('pending', 'in_progress')) as open,
-               count(r.command_id) as commands
-          from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
-         where r.run_id = ${runId}`,
+    sql`
+    with inserted as (
+      insert into ${policyDeviceResults} (run_id, policy_id, organization_id, device_id, status, command_id,
+             command_type, args, selected_patches, message, created_at, queued_at, finished_at)
+      select ${p.runId}, ${p.policyId}, ${p.zoneId}, k.device_id,
+             case k.kind when 'busy' then 'canceled' when 'nothing' then 'success' when 'missed' then 'canceled' else 'pending' end,
+             case when k.kind = 'queue' then nextval((select pg_get_serial_sequence('device_commands', 'id'))::regclass) end,
+             case when k.kind in ('busy', 'nothing') then null else 'install_updates' end,
+             -- The arguments travel once, on the command, when there is one.
+             case when k.kind in ('window', 'catchup', 'missed') then k.args else '{}'::jsonb end,
+             case when k.kind in ('busy', 'nothing') then '{}'::text[] else k.names end,
+             case k.kind
+               when 'busy' then 'Skipped: run ' || k.busy_run || ' of this policy is still open on this device.'
+               when 'nothing' then ${p.texts.nothing}
+               when 'window' then k.waiting
+               when 'catchup' then ${p.texts.offline}
+               when 'missed' then ${p.texts.missed}
+             end,
+             ${now},
+             case when k.kind = 'queue' then ${now} end,
+             case when k.kind in ('busy', 'nothing', 'missed') then ${now} end
+        from (
+          select t.device_id, t.names, ${p.args} as args, t.busy_run, w.message as waiting,
+                 case when t.busy_run is not null then 'busy'
+                      when cardinality(t.names) = 0 then 'nothing'
+                      when w.message is not null then 'window'
+                      when t.online then 'queue'
+                      when ${p.catchUp} then 'catchup'
+                      else 'missed' end as kind
+            from run_targets t
+            left join unnest(${sql.param(closed.map((c) => c.groupId))}::int[], ${sql.param(closed.map((c) => c.message))}::text[])
+                 as w(group_id, message) on w.group_id = t.group_id
+        ) k
+       order by k.device_id
+      returning device_id, status, command_id)
+    select count(*) filter (where t.busy_run is null) as planned,
+           count(*) filter (where t.busy_run is null and r.status = 'success') as success,
+           count(*) filter (where t.busy_run is null and r.status = 'error') as failed,
+           count(*) filter (where t.busy_run is null and r.status in ('pending', 'in_progress')) as open,
+           count(r.command_id) as commands,
+           string_agg(r.device_id::text, ',') filter (where r.command_id is not null) as wake
+      from inserted r join run_targets t on t.device_id = r.device_id`,
   );
   return {
     planned: Number(row?.planned ?? 0),
@@ -200,17 +203,8 @@ export async function countRunResults(tx: Tx, runId: number) {
     failed: Number(row?.failed ?? 0),
     open: Number(row?.open ?? 0),
     commands: Number(row?.commands ?? 0),
+    wake: row?.wake ? row.wake.split(',').map(Number) : [],
   };
-}
-
-/** The devices a run queued commands for (to wake once committed). */
-export async function findRunCommandDevices(tx: Tx, runId: number): Promise<number[]> {
-  const [row] = await queryRows<{ ids: string | null }>(
-    tx as unknown as Db,
-    sql`select string_agg(device_id::text, ',') as ids from ${policyDeviceResults}
-         where run_id = ${runId} and command_id is not null`,
-  );
-  return row?.ids ? row.ids.split(',').map(Number) : [];
 }
 
 /**
@@ -236,30 +230,32 @@ export async function upsertRunStandings(
   );
   const everyTz = nextByTz.find((n) => n.tz === '*');
   const counted = sql`(r.command_type is null or r.status = any(${sql.param(entries.map(([status]) => status))}::text[]))`;
-  await tx.execute(
-    sql`insert into ${devicePolicyStatus} as s (device_id, policy_id, organization_id, status, last_result_id,
+  // One statement: the chosen results are read once, for the standings and for the devices to
+  // recompute (as upsertStandings: every device with a standing to write, written or not).
+  const [all] = await queryRows<{ ids: string | null }>(
+    tx as unknown as Db,
+    sql`with chosen as materialized (
+          select r.device_id, r.id, r.status, r.command_type, t.tz
+            from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
+           where r.run_id = ${run.runId} and t.busy_run is null and ${counted}
+        ), written as (
+          insert into ${devicePolicyStatus} as s (device_id, policy_id, organization_id, status, last_result_id,
                  last_result_status, last_run_at, next_patch_time, updated_at)
-          select r.device_id, ${run.policyId}, ${run.zoneId},
-                 case when r.command_type is null then ${nothing} else (case r.status ${statusOf} end) end,
-                 r.id, r.status, ${now},
+          select c.device_id, ${run.policyId}, ${run.zoneId},
+                 case when c.command_type is null then ${nothing} else (case c.status ${statusOf} end) end,
+                 c.id, c.status, ${now},
                  ${
                    everyTz
                      ? sql`${everyTz.at?.toISOString() ?? null}::timestamptz`
                      : sql`(select n.at from unnest(${sql.param(nextByTz.map((n) => n.tz))}::text[],
                               ${sql.param(nextByTz.map((n) => n.at?.toISOString() ?? null))}::timestamptz[]) as n(tz, at)
-                             where n.tz = t.tz)`
+                             where n.tz = c.tz)`
                  },
                  ${now}
-            from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
-           where r.run_id = ${run.runId} and t.busy_run is null and ${counted}
-          ${STANDING_MERGE}`,
-  );
-  // As upsertStandings: every device with a standing to write is recomputed, written or not.
-  const [all] = await queryRows<{ ids: string | null }>(
-    tx as unknown as Db,
-    sql`select string_agg(r.device_id::text, ',') as ids
-          from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
-         where r.run_id = ${run.runId} and t.busy_run is null and ${counted}`,
+            from chosen c
+          ${STANDING_MERGE}
+        )
+        select string_agg(device_id::text, ',') as ids from chosen`,
   );
   return all?.ids ? all.ids.split(',').map(Number) : [];
 }

@@ -1,0 +1,2 @@
+DROP INDEX "policy_device_results_open_idx";--> statement-breakpoint
+CREATE INDEX "policy_device_results_open_idx" ON "policy_device_results" USING btree ("policy_id","device_id") WHERE "policy_device_results"."status" in ('pending', 'in_progress');
