@@ -104,7 +104,7 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
           ) c
       ) n`);
   // A temporary table has no statistics until analyzed: the joins below would be planned for a few rows.
-  // Only the columns they join and filter on: the names and arguments took most of the analyze's time.
+  // Only the columns they join and filter on: the names took most of the analyze's time.
   await db.execute(sql`analyze run_targets (device_id, group_id, busy_run)`);
   const [row] = await queryRows<{ busy: number | string; runs: string | null }>(
     db,
