@@ -12,8 +12,8 @@ import { freePort, SIMPLESAMLPHP_WWW, startSimpleSamlPhp, stop, waitForHttp, typ
  * the connection maps.
  *
  * Everything is set up the way an administrator does it, through the API of a Patchwell
- * server this journey runs (`src/main.ts`, as `npm start` runs it, on the console `npm start`
- * built, on a fresh embedded database whose first administrator comes from PATCHWELL_ADMIN_*):
+ * server this journey runs (`dist/main.mjs`, the bundle `npm start` built and runs, with the console
+ * it built, on a fresh embedded database whose first administrator comes from PATCHWELL_ADMIN_*):
  * two zones, a `zone_rbac` connection created from the metadata the IdP publishes (Alpha →
  * Zone Operator, Beta → Read Only), its domain example.org proved by a TXT record that a
  * loopback DNS server (the server's `DNS_SERVERS`) answers, and SSO required in Alpha. Then
@@ -107,7 +107,7 @@ test.beforeAll(async () => {
     PATCHWELL_FLAGS: 'zone_reauthentication=1',
   };
   delete env.DATABASE_URL;
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  server = spawn(process.execPath, ['dist/main.mjs'], {
     cwd: join(ROOT, 'packages/server'),
     env,
     stdio: 'ignore',

@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ZPassword } from '@patchwell/core/auth/password';
 import { ZRateTable } from '@patchwell/core/billing/billing.schema';
@@ -9,6 +8,7 @@ import { ZEmail } from '@patchwell/core/auth/signup.schema';
 import { INSTALLER_MAX_BYTES } from '@patchwell/core/policies/policy-configuration.schema';
 import type { FeatureFlag } from '@patchwell/core/shell/flags';
 import { parseFlagDefaults } from '@patchwell/core/shell/flags.schema';
+import { PACKAGE_ROOT } from './package-root';
 
 /**
  * Server configuration, read once from environment variables at start-up and validated
@@ -25,8 +25,6 @@ function isDnsServer(s: string): boolean {
   if (v4) return isIP(v4[1]!) === 4 && (!v4[2] || Number(v4[2]) <= 65535);
   return isIP(s) === 6;
 }
-
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const flag = (name: string, fallback: boolean) =>
   z
@@ -467,6 +465,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Patchwell <no-reply@${e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).hostname : 'localhost'}>`,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 2000 : 0),
     policySchedulerIntervalMs: e.POLICY_SCHEDULER_INTERVAL_MS,
-    webDistDir: path.resolve(packageRoot, '../web/dist'),
+    webDistDir: path.resolve(PACKAGE_ROOT, '../web/dist'),
   };
 }

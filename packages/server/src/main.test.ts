@@ -1,13 +1,23 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The server as `npm start` runs it: the bundle of src/main.ts (scripts/bundle.mjs), written
+// beside dist/main.mjs under a name of this run's own.
+const bundle = `dist/main.test-${process.pid}.mjs`;
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/bundle.mjs', bundle], { cwd: packageRoot });
+});
+afterAll(async () => {
+  await rm(path.join(packageRoot, bundle), { force: true });
+  await rm(path.join(packageRoot, `${bundle}.map`), { force: true });
+});
 
-describe('npm start (src/main.ts)', () => {
+describe('npm start (the bundle of src/main.ts)', () => {
   it('starts on an empty data directory, prints the address, demo sign-in and simulated devices, and drains and stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchwell-main-'));
     // The server must not touch a developer's DATABASE_URL: it would seed the demo there.
@@ -20,7 +30,7 @@ describe('npm start (src/main.ts)', () => {
       SHUTDOWN_DRAIN_MS: '1000',
       PATCHWELL_DEMO_DEVICES: '6',
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: packageRoot, env });
+    const child = spawn(process.execPath, [bundle], { cwd: packageRoot, env });
     try {
       let out = '';
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -69,7 +79,7 @@ describe('npm start (src/main.ts)', () => {
 
   it('exits with status 1 and names each invalid variable', async () => {
     const env = { ...process.env, DATABASE_URL: '', PORT: 'nope', LOG_LEVEL: 'loud' };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: packageRoot, env });
+    const child = spawn(process.execPath, [bundle], { cwd: packageRoot, env });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-root';
 
 /**
  * The one-file agent (`npm run build -w @patchwell/agent`) this server hands out to devices.
@@ -24,11 +24,9 @@ export type AgentBundleSource = {
   read(): Promise<AgentBundle | null>;
 };
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 /** `packages/agent/dist/patchwell-agent.cjs`, next to the server the way `web/dist` is (config.ts). */
 export function defaultAgentBundlePath(): string {
-  return path.resolve(packageRoot, '../agent/dist', AGENT_BUNDLE_NAME);
+  return path.resolve(PACKAGE_ROOT, '../agent/dist', AGENT_BUNDLE_NAME);
 }
 
 /** Re-reads and re-hashes only when the file's size or modification time changed. */

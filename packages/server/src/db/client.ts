@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -12,6 +11,7 @@ import pg from 'pg';
 import { CACHE_CHANNEL, createChangeFeed, registerChangeFeed, type ChangeFeedSource } from './change-feed';
 import { seedFromTemplate } from './pglite-template';
 import * as schema from './schema';
+import { PACKAGE_ROOT } from '../package-root';
 
 /** One type for both drivers (STACK 4.2): services never know which database they talk to. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,7 +23,7 @@ export type DbHandle = {
   close(): Promise<void>;
 };
 
-export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+export const MIGRATIONS_FOLDER = path.join(PACKAGE_ROOT, 'drizzle');
 
 /**
  * The planner's cost of reading a page out of order, against 1 for reading the next one.

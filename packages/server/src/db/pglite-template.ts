@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-root';
 
 /** Where the build leaves the template (ignored by git): beside the server's sources. */
-export const TEMPLATE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.pglite-template');
+export const TEMPLATE_DIR = path.join(PACKAGE_ROOT, '.pglite-template');
 
 export const KEY_FILE = 'template-key';
 export const DATA = 'data';

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
@@ -7,6 +6,7 @@ import { openDb } from '../db/client';
 import { createLogger } from '../logger';
 import { createMailer } from '../modules/mail/mail.transport';
 import { systemClock } from '../context';
+import { PACKAGE_ROOT } from '../package-root';
 
 /**
  * The committed OpenAPI document (`docs/api/openapi.json`): what the routes' schemas generate,
@@ -14,10 +14,7 @@ import { systemClock } from '../context';
  * generated without running the server. A test fails when the routes drift from it.
  */
 
-export const OPENAPI_DOCUMENT_PATH = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../docs/api/openapi.json',
-);
+export const OPENAPI_DOCUMENT_PATH = path.resolve(PACKAGE_ROOT, '../../docs/api/openapi.json');
 
 export const OPENAPI_REGENERATE_COMMAND = 'npm run openapi';
 

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   ZWorkletCatalogEntry,
   ZWorkletCatalogMeta,
@@ -8,17 +7,17 @@ import {
   type WorkletCatalogEntry,
 } from '@patchwell/core/worklets/worklet-catalog.schema';
 import { readWorkletParameter } from '@patchwell/core/worklets/worklet-rules';
+import { PACKAGE_ROOT } from '../../package-root';
 
 /**
  * Loads the shipped worklet catalogue from `catalog/<id>/`. SERVER AND TESTS ONLY: this
  * file uses node:fs, so the console (bundled by Vite) must never import it; the console
  * imports `worklet-catalog.schema.ts` and `worklet-rules.ts`, which are pure. The folder is
- * resolved from this module's URL, which holds while the server runs the sources via tsx;
- * a bundled server must copy `catalog/` next to its output.
+ * found from the server's package folder, so the bundle `npm start` runs reads the sources' copy.
  */
 
 /** Folder holding one sub-folder per catalogue entry. */
-export const WORKLET_CATALOG_DIR = fileURLToPath(new URL('./catalog/', import.meta.url));
+export const WORKLET_CATALOG_DIR = join(PACKAGE_ROOT, 'src/modules/worklets/catalog');
 
 const EXTENSION = { bash: 'sh', powershell: 'ps1' } as const;
 
