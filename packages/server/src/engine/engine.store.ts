@@ -9,7 +9,7 @@ import {
 } from '../db/policies.schema';
 import type { PatchSeverity } from '@patchwell/core/agent/agent-protocol.schema';
 import { queryRows } from '../db/raw';
-import { devicePatches, devicePatchNames, devicePresence, deviceSoftware, devices } from '../db/devices.schema';
+import { devicePatches, devicePresence, deviceSoftware, devices } from '../db/devices.schema';
 import { organizations } from '../db/schema';
 import { onlineAt } from '../modules/devices/presence.store';
 
@@ -302,19 +302,6 @@ export function findPatchesByDevice(db: Exec, deviceIds: number[]): Promise<Map<
     sql`json_agg(json_build_object('name', name, 'version', version, 'current_version', current_version,
              'severity', severity, 'cves', cves, 'kb', kb, 'source', source, 'published_at', published_at) order by id)`,
   );
-}
-
-/** The names of the devices' available patches, each once, per device (a patch_all run reads nothing else). */
-export async function findPatchNamesByDevice(db: Exec, deviceIds: number[]): Promise<Map<number, string[]>> {
-  const out = new Map<number, string[]>();
-  for (const chunk of chunks(deviceIds, 10_000)) {
-    const rows = await db
-      .select({ deviceId: devicePatchNames.deviceId, names: devicePatchNames.names })
-      .from(devicePatchNames)
-      .where(inArray(devicePatchNames.deviceId, chunk));
-    for (const r of rows) out.set(r.deviceId, r.names);
-  }
-  return out;
 }
 
 /** Installed packages named `name` (any case) on the devices. */

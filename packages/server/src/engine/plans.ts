@@ -2,14 +2,7 @@ import type { AgentCommandArgs } from '@patchwell/core/agent/agent-protocol.sche
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import { approvalKey } from '@patchwell/core/policies/patch-selection';
 import type { RunTrigger } from '../db/policies.schema';
-import {
-  findPatchesByDevice,
-  findPatchNamesByDevice,
-  findSoftwareNamed,
-  type CandidateDevice,
-  type PolicyRow,
-  type Tx,
-} from './engine.store';
+import { findPatchesByDevice, findSoftwareNamed, type CandidateDevice, type PolicyRow, type Tx } from './engine.store';
 import { addNotices } from './notices';
 import type { ApprovalNeed, DevicePlan } from './plan-types';
 import { findApprovalDecisions, findEvaluationExitCodes } from './plans.store';
@@ -43,11 +36,7 @@ function installPlan(device: CandidateDevice, names: string[], message: string |
 /** Patch policies: `install_updates` with the names the policy selects; manual approval installs only approved ones. */
 async function planPatch(tx: Tx, policy: PolicyRow, targeted: CandidateDevice[], now: Date) {
   const ids = targeted.map((d) => d.id);
-  if (policy.configuration.patch_rule === 'all') {
-    // Every available patch: the names are all a run needs to read.
-    const names = await findPatchNamesByDevice(tx, ids);
-    return { plans: targeted.map((d) => installPlan(d, names.get(d.id) ?? [], null)), approvals: [] };
-  }
+  // patch_all never comes here: dispatch.ts hands it to the set-based dispatch-all.ts.
   const byDevice = await findPatchesByDevice(tx, ids);
   const isManual = policy.configuration.patch_rule === 'manual';
   const decided = new Map<string, 'approved' | 'rejected' | 'pending'>();
