@@ -8,16 +8,18 @@ import { fileURLToPath } from 'node:url';
  * bundle `npm start` runs (`dist/main.mjs`) sit at different depths, so a path written relative
  * to one module's address would be right in only one of them.
  */
-function findPackageRoot(from: string): string {
+function findPackageRoot(from: string): { dir: string; manifest: { name: string; version: string } } {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (
-      existsSync(manifest) &&
-      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@patchwell/server'
-    )
-      return dir;
+    const file = path.join(dir, 'package.json');
+    const manifest = existsSync(file)
+      ? (JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string })
+      : null;
+    if (manifest?.name === '@patchwell/server') return { dir, manifest };
     if (path.dirname(dir) === dir) throw new Error(`@patchwell/server's package.json not found above ${from}`);
   }
 }
 
-export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+const found = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE_ROOT = found.dir;
+/** The server's package.json, read once here (version.ts takes the version from it). */
+export const PACKAGE_MANIFEST = found.manifest;
