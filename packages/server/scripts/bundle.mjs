@@ -1,11 +1,13 @@
 // `npm run build`: the server as one file, dist/main.mjs, which `npm start` runs with plain node
-// (`node scripts/bundle.mjs <file>` writes it elsewhere in the package, as main.test.ts does).
+// (`--outfile <file>`, relative to the package, writes it elsewhere in it, as main.test.ts does;
+// the agent's scripts/build.mjs takes the same option).
 // Run through tsx the server kept tsx's loader thread and every module's transformed source and
 // inline source map in memory: 291 MB of RSS idle against 179 MB for the bundle (issue 16).
 // Packages from npm stay outside the bundle (node loads them from node_modules, native addons and
 // PGlite's WebAssembly included); the workspace's own packages (TypeScript sources) go in it.
 // Paths the server reads at run time are found from its package folder (src/package-root.ts).
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -13,9 +15,11 @@ const external = Object.keys({ ...manifest.dependencies, ...manifest.devDependen
   .filter((name) => !name.startsWith('@patchwell/'))
   .flatMap((name) => [name, `${name}/*`]);
 
+const { values } = parseArgs({ options: { outfile: { type: 'string', default: 'dist/main.mjs' } } });
+
 await build({
   entryPoints: [new URL('../src/main.ts', import.meta.url).pathname],
-  outfile: new URL(`../${process.argv[2] ?? 'dist/main.mjs'}`, import.meta.url).pathname,
+  outfile: new URL(`../${values.outfile}`, import.meta.url).pathname,
   bundle: true,
   platform: 'node',
   format: 'esm',

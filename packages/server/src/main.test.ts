@@ -10,7 +10,7 @@ const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 // beside dist/main.mjs under a name of this run's own.
 const bundle = `dist/main.test-${process.pid}.mjs`;
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/bundle.mjs', bundle], { cwd: packageRoot });
+  execFileSync(process.execPath, ['scripts/bundle.mjs', '--outfile', bundle], { cwd: packageRoot });
 });
 afterAll(async () => {
   await rm(path.join(packageRoot, bundle), { force: true });
