@@ -1,11 +1,23 @@
-import { DATE_FORMAT } from '@patchwell/core/constants';
-import { format } from 'date-fns';
+// The spec's format is DATE_FORMAT (core/constants, date-fns' notation): "yyyy-MM-dd h:mm a 'UTC'".
+// The browser's own Intl writes it here, so the console loads no date library for it (date-fns'
+// formatter and locale were 5.5 KiB gzipped on every list page); format-date.test.ts holds the
+// two to the same text.
+const UTC_PARTS = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
 
 /** An ISO time in the spec's format, in UTC ('2026-01-02 3:04 PM UTC'); '—' when absent. */
 export function formatUtc(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
-  // date-fns formats in local time: shift the instant so local fields show UTC's.
-  return format(new Date(date.getTime() + date.getTimezoneOffset() * 60_000), DATE_FORMAT);
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value: text } of UTC_PARTS.formatToParts(date)) part[type] = text;
+  return `${part.year?.padStart(4, '0')}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.dayPeriod} UTC`;
 }
