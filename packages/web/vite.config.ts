@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { firstPages } from './first-pages.plugin.js';
+import { lighterMantineImports } from './mantine-imports.plugin.js';
 
 // The API server (packages/server) listens here during `npm run dev`.
 const API_TARGET = 'http://127.0.0.1:8080';
@@ -9,6 +10,7 @@ export default defineConfig({
   base: '/console/',
   plugins: [
     react(),
+    lighterMantineImports(),
     // The pages most often opened first by address (paths under /console, see app/paths.ts).
     firstPages([
       { name: 'login', pattern: /^\/console\/?(login\/?)?$/, modules: ['src/features/auth/LoginPage.tsx'] },
