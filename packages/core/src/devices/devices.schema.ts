@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZWindowOccurrence } from '../maintenance/maintenance-windows.schema';
+import { ZWindowOccurrence } from '../maintenance/window-occurrence.schema';
 import {
   COMMAND_RESULT_STATUSES,
   ZAgentCommandArgs,

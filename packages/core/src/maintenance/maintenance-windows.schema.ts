@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ID_MAX } from '../constants';
 import { isValidScheduleTimezone } from '../reports/schedules.schema';
+import { ZWindowOccurrence } from './window-occurrence.schema';
 
 /**
  * Maintenance windows (issue 15): per device group, the times its devices may start a
@@ -132,13 +133,6 @@ export const ZMaintenanceWindowBody = z
   });
 export type MaintenanceWindowBody = z.infer<typeof ZMaintenanceWindowBody>;
 export type MaintenanceWindowInput = z.input<typeof ZMaintenanceWindowBody>;
-
-/** One occurrence of a window: absolute instants. */
-export const ZWindowOccurrence = z.object({
-  starts_at: z.string(),
-  ends_at: z.string(),
-});
-export type WindowOccurrence = z.infer<typeof ZWindowOccurrence>;
 
 export const ZMaintenanceWindow = z.object({
   id: z.number().int(),

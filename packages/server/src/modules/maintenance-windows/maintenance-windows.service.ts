@@ -5,8 +5,8 @@ import {
   type MaintenanceWindowBody,
   type MaintenanceWindowList,
   type MaintenanceWindowListQuery,
-  type WindowOccurrence,
 } from '@patchwell/core/maintenance/maintenance-windows.schema';
+import type { WindowOccurrence } from '@patchwell/core/maintenance/window-occurrence.schema';
 import { nextWindow, occurrenceAt, type WindowRule } from '@patchwell/core/maintenance/maintenance-windows';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';

@@ -5,9 +5,8 @@ import {
   DASHBOARD_TOP,
   DASHBOARD_TREND_DAYS,
   DASHBOARD_TTL_MS,
-  type DashboardQuery,
-  type FleetDashboard,
-} from '@patchwell/core/reports/dashboard.schema';
+} from '@patchwell/core/reports/dashboard.constants';
+import type { DashboardQuery, FleetDashboard } from '@patchwell/core/reports/dashboard.schema';
 import type { AppContext } from '../../context';
 import type { Authz } from '../../domain/authz';
 import { requireZone } from '../zones/zone-access.service';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { DASHBOARD_TTL_MS } from '@patchwell/core/reports/dashboard.schema';
+import { DASHBOARD_TTL_MS } from '@patchwell/core/reports/dashboard.constants';
 import { deviceCommands, devicePatches, devices } from '../../db/devices.schema';
 import { startTestApp, type JsonBody, type TestApp } from '../../test/app';
 import { type EnrolledDevice } from '../../test/agents';
