@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { DeferredModalsHost } from '../ui/modals-host';
 import { DeferredNotificationsHost } from '../ui/notifications-host';
-import { DeferredModalsHost } from './modals-host';
 import { queryClient as defaultQueryClient } from './query-client';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -21,7 +21,7 @@ export function Providers({
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env} defaultColorScheme="light">
         {/* Mounted with the first snackbar (ui/notifications-host.ts). */}
         <DeferredNotificationsHost />
-        {/* Mounted once a page beyond the login page has loaded it (app/modals-host.ts). */}
+        {/* Mounted with the first confirmation asked for (ui/modals-host.ts). */}
         <DeferredModalsHost />
         {children}
       </MantineProvider>

@@ -5,7 +5,7 @@ const PUBLIC_PATH =
   /^\/(login|signup|account-created|forgot-password|password-reset|accept-invite|unlock|verify-email)?(\/|\?|$)/;
 
 // The session check comes with the auth API module, fetched only when a call fails.
-const checkSessionLazily = () => import('../features/auth/auth.api').then((m) => m.checkSession());
+const checkSessionLazily = () => import('../features/auth/session.api').then((m) => m.checkSession());
 
 /**
  * After a 401 or 403 from any call but the session check (spec A section 8): ask whether the

@@ -45,7 +45,7 @@ describe('vite:preloadError', () => {
   const preloadError = (payload: unknown) =>
     Object.assign(new Event('vite:preloadError', { cancelable: true }), { payload });
 
-  // Vite's build runs `import('./auth.api').then((m) => m.checkSession())` whole inside its
+  // Vite's build runs `import('./session.api').then((m) => m.checkSession())` whole inside its
   // preload helper: the session check's 401 arrives here. It once showed 'Reload Required'
   // on the login page after a sign-out, and hid the expired session from its handler.
   it('leaves an error of the code it loaded (an API answer) to its caller, with no reload modal', async () => {

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import { loadModalsHost } from './modals-host';
 
 /** A route's code could not be downloaded (usually: a new version replaced the old files). */
 export class ChunkLoadError extends Error {
@@ -54,10 +53,11 @@ export function onPreloadError(event: Event & { payload?: unknown }): void {
 
 /**
  * What the login page does without: the rest of Mantine's styles (main.tsx loads the login
- * page's share) and the confirm-modal host. Every other page waits for them, so the login
- * page stays light and no page renders without its components' styles or modals.
+ * page's share). Every other page waits for them, so the login page stays light and no page
+ * renders without its components' styles. (The confirm-modal host loads with the first
+ * confirmation: ui/modals-host.ts.)
  */
-export const loadBeyondLogin = () => Promise.all([import('./mantine-styles-rest'), loadModalsHost()]);
+export const loadBeyondLogin = () => import('./mantine-styles-rest');
 
 /**
  * A react-router `lazy` for a page module: loads `load()`, takes the named component, and

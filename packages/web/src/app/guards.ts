@@ -2,7 +2,7 @@ import type { Profile } from '@patchwell/core/auth/profile.schema';
 import { hasFeature } from '@patchwell/core/rules/entitlements';
 import type { QueryClient } from '@tanstack/react-query';
 import { data, redirect, type LoaderFunctionArgs } from 'react-router';
-import { checkSession, cachedProfile } from '../features/auth/auth.api';
+import { checkSession, cachedProfile } from '../features/auth/session.api';
 import { configQuery } from '../features/shell/config.api';
 import { can, canAccessGlobal, canSeeApns, canSeeSecurity, isFeatureOn, isZoneAdmin } from './access';
 import { trackDeprecatedRoute } from './analytics';

@@ -158,7 +158,7 @@ describe('signed-in routes', () => {
     await screen.findByRole('heading', { name: 'Overview Report' });
     await userEvent.click(screen.getByRole('button', { name: /Zone: Acme/ }));
     await userEvent.click(
-      within(screen.getByRole('list', { name: 'Select a zone' })).getByRole('button', { name: 'Beta' }),
+      within(await screen.findByRole('list', { name: 'Select a zone' })).getByRole('button', { name: 'Beta' }),
     );
     await settle(router, '/reports/overview?o=2');
     expect(storedCurrentOrg()).toBe(2);
@@ -169,7 +169,7 @@ describe('signed-in routes', () => {
     const { router } = open('/reports/overview?o=1');
     await screen.findByRole('heading', { name: 'Overview Report' }, { timeout: 3000 });
     await userEvent.click(screen.getByRole('button', { name: /Zone: Acme/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create New Zone' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Create New Zone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create New Zone' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Zone name/ }), 'Gamma');
     state.profile = buildProfile({ orgs: [acme, beta, created] });
@@ -183,7 +183,7 @@ describe('signed-in routes', () => {
     const { router } = open('/dashboard?o=1');
     await screen.findByRole('heading', { name: 'Dashboard' });
     await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
     await settle(router, '/login');
     expect(state.logouts).toBe(1);
   });

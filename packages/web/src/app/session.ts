@@ -2,7 +2,7 @@ import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from 'react-router';
 import { isApiError } from '../api/errors';
-import { checkSession, logout, profileQuery } from '../features/auth/auth.api';
+import { checkSession, logout, profileQuery } from '../features/auth/session.api';
 import { consolePath, loginPath } from './paths';
 import { queryClient as defaultQueryClient } from './query-client';
 import { rememberCurrentOrg, storedCurrentOrg } from './storage';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useRevalidator } from 'react-router';
-import { profileQuery } from '../features/auth/auth.api';
+import { profileQuery } from '../features/auth/session.api';
 
 /**
  * Reloads the profile now (after the user changed zones or roles) and re-runs the route

@@ -2,7 +2,6 @@ import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { loadModalsHost } from '../app/modals-host';
 import { loadNotificationsHost } from '../ui/notifications-host';
 
 // Tests talk to a real local HTTP server; on a busy CI machine a round trip and the render
@@ -10,8 +9,8 @@ import { loadNotificationsHost } from '../ui/notifications-host';
 // soon as its condition holds, so a long limit costs passing tests nothing.
 configure({ asyncUtilTimeout: 15_000 });
 
-// Pages open confirm modals: mount the modal host at once, as lazyPage does in the console.
-await loadModalsHost();
+// Snackbars wait in Mantine's store until their host mounts, and a test may look for one
+// anywhere: mount it at once. (Confirm modals load their host when asked for, as in the console.)
 await loadNotificationsHost();
 
 // jsdom has no layout engine. Mantine reads media queries: answer "yes" to min-width

@@ -1,13 +1,14 @@
-import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
+import { ActionIcon, CopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { CONSOLE_TEXTS } from '../texts';
+import { Hint } from './Hint';
 
 /** A copy-to-clipboard button for a secret, labelled for screen readers. */
 export function CopyValueButton({ value, label }: { value: string; label: string }) {
   return (
     <CopyButton value={value} timeout={2000}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? CONSOLE_TEXTS.common.copied : label} withArrow>
+        <Hint label={copied ? CONSOLE_TEXTS.common.copied : label} withArrow>
           <ActionIcon
             variant="subtle"
             size="lg"
@@ -17,7 +18,7 @@ export function CopyValueButton({ value, label }: { value: string; label: string
           >
             {copied ? <IconCheck size={18} aria-hidden="true" /> : <IconCopy size={18} aria-hidden="true" />}
           </ActionIcon>
-        </Tooltip>
+        </Hint>
       )}
     </CopyButton>
   );

@@ -1,5 +1,6 @@
-import { Text, Tooltip } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../texts';
+import { Hint } from './Hint';
 
 const SHOWN = 3;
 
@@ -9,10 +10,10 @@ export function CveList({ cves }: { cves: readonly string[] }) {
   const shown = cves.slice(0, SHOWN).join(', ');
   if (cves.length <= SHOWN) return <>{shown}</>;
   return (
-    <Tooltip label={cves.join(', ')} multiline w={320} withArrow>
+    <Hint label={cves.join(', ')} multiline w={320} withArrow>
       <Text span inherit tabIndex={0}>
         {shown} {CONSOLE_TEXTS.moreCount(cves.length - SHOWN)}
       </Text>
-    </Tooltip>
+    </Hint>
   );
 }

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { CONSOLE_TEXTS } from '../texts';
+import { openConfirmModal } from './modals-host';
 
 export type ConfirmOptions = {
   title: string;
@@ -22,7 +22,7 @@ export function confirmAction({
   isDanger = false,
   onConfirm,
 }: ConfirmOptions): void {
-  modals.openConfirmModal({
+  void openConfirmModal({
     title,
     size: 'sm',
     children: <Text size="sm">{message}</Text>,

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useBlocker } from 'react-router';
 import { Text } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../texts';
+import { openConfirmModal } from './modals-host';
 
 /**
  * Asks 'You are about to leave with unsaved changes. Are you sure?' before leaving a page
@@ -19,7 +20,8 @@ export function useUnsavedChangesPrompt(isDirty: boolean): void {
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     let isSettled = false;
-    const id = modals.openConfirmModal({
+    let id: string | undefined;
+    const opening = openConfirmModal({
       title: CONSOLE_TEXTS.unsaved.title,
       children: <Text size="sm">{TEXTS.generic.unsavedChanges}</Text>,
       labels: { confirm: CONSOLE_TEXTS.unsaved.leave, cancel: CONSOLE_TEXTS.unsaved.stay },
@@ -33,10 +35,15 @@ export function useUnsavedChangesPrompt(isDirty: boolean): void {
         isSettled = true;
       },
     });
+    void opening.then((opened) => {
+      // Settled while the host was loading (the blocker moved on): close what just opened.
+      if (isSettled) modals.close(opened);
+      else id = opened;
+    });
     return () => {
       if (isSettled) return;
       isSettled = true;
-      modals.close(id);
+      if (id !== undefined) modals.close(id);
     };
   }, [blocker]);
 

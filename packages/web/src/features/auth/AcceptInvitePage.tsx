@@ -18,7 +18,8 @@ import { formatUtc } from '../../ui/format-date';
 import { NameFields } from '../../ui/NameFields';
 import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { acceptInvitation, fetchInvitation, profileQuery } from './auth.api';
+import { acceptInvitation, fetchInvitation } from './auth.api';
+import { profileQuery } from './session.api';
 
 /** A new user gives names and a password (twice); an existing user only accepts. */
 export const ZNewUserAcceptForm = z

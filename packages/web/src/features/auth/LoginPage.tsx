@@ -19,11 +19,12 @@ import { afterLoginPath, normalizeRedirect } from './after-login';
 // The sign-in call validates the profile with its zod schema. That code is fetched when the
 // user starts filling in the form, not with the page, which keeps the login page light.
 const loadAuthApi = () => import('./auth.api');
+const loadSessionApi = () => import('./session.api');
 // The second step (a code, or the enrolment) comes after a right password, and only for some
 // users: it is fetched with the sign-in code, not with the page.
 const loadMfaStep = () => Promise.all([loadBeyondLogin(), import('../mfa/MfaSignInStep')]).then(([, m]) => m);
 const MfaSignInStep = lazy(() => loadMfaStep().then((m) => ({ default: m.MfaSignInStep })));
-const preloadSignIn = () => void Promise.all([loadAuthApi(), loadMfaStep()]).catch(() => undefined);
+const preloadSignIn = () => void Promise.all([loadAuthApi(), loadSessionApi(), loadMfaStep()]).catch(() => undefined);
 
 // A light pre-check; the server holds the real rules.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -146,7 +147,7 @@ export function LoginPage() {
   };
 
   const finish = async (profile: Profile) => {
-    const { PROFILE_QUERY_KEY } = await loadAuthApi();
+    const { PROFILE_QUERY_KEY } = await loadSessionApi();
     queryClient.clear();
     queryClient.setQueryData(PROFILE_QUERY_KEY, profile);
     const zone = chooseZone(profile.orgs, requested, storedCurrentOrg());
@@ -163,7 +164,7 @@ export function LoginPage() {
 
   const onSecondStepDone = async () => {
     try {
-      const { fetchProfile } = await loadAuthApi();
+      const { fetchProfile } = await loadSessionApi();
       await finish(await fetchProfile(requested));
     } catch (error) {
       setSecondStep(false);

@@ -1,7 +1,6 @@
-import { ZIsAuthenticated, ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
+import { ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
 import { ZIsSamlResult, type IsSamlResult } from '@patchwell/core/auth/saml-signin.schema';
 import { ZSignUpResult, type SignUpBody, type SignUpResult } from '@patchwell/core/auth/signup.schema';
-import { PROFILE_CACHE_MS } from '@patchwell/core/constants';
 import {
   ZAcceptInvitationResult,
   ZInvitation,
@@ -21,46 +20,7 @@ import {
   type PasswordResetTokenState,
   type VerifyEmailResult,
 } from '@patchwell/core/auth/password-reset.schema';
-import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { ApiError } from '../../api/errors';
-
-export const PROFILE_QUERY_KEY = ['users', 'self'] as const;
-
-/** `GET /api/users/is-authenticated`: resolves when the session is valid, throws ApiError(401) when not. */
-export function checkSession(): Promise<true> {
-  return api.request('/api/users/is-authenticated', { schema: ZIsAuthenticated, skipAuthCheck: true });
-}
-
-/** `GET /api/users/self?o=`: the signed-in user's profile. */
-export function fetchProfile(zoneId?: number, signal?: AbortSignal): Promise<Profile> {
-  return api.request('/api/users/self', {
-    query: { o: zoneId },
-    schema: ZProfile,
-    signal,
-    skipAuthCheck: true,
-  });
-}
-
-/** The profile query: cached, refetched only when never loaded or older than 30 minutes. */
-export function profileQuery(zoneId?: number) {
-  return {
-    queryKey: PROFILE_QUERY_KEY,
-    queryFn: ({ signal }: { signal: AbortSignal }) => fetchProfile(zoneId, signal),
-    staleTime: PROFILE_CACHE_MS,
-    gcTime: Infinity,
-    // A failure logs the user out (spec A section 4): one quick second try for a blip.
-    retry: (failureCount: number, error: unknown) =>
-      failureCount < 1 && !(error instanceof ApiError && error.status < 500),
-    retryDelay: 300,
-    meta: { onError: 'none' as const },
-  };
-}
-
-/** The cached profile, if any (no request). */
-export function cachedProfile(client: QueryClient): Profile | undefined {
-  return client.getQueryData<Profile>(PROFILE_QUERY_KEY);
-}
 
 function basicCredentials(email: string, password: string): string {
   const bytes = new TextEncoder().encode(`${email.trim().toLowerCase()}:${password}`);
@@ -88,11 +48,6 @@ export function login(email: string, password: string, zoneId?: number): Promise
  */
 export function checkSaml(email: string, zoneId?: number): Promise<IsSamlResult> {
   return api.request('/api/user/issaml', { query: { email, o: zoneId }, schema: ZIsSamlResult, skipAuthCheck: true });
-}
-
-/** `GET /api/logout`: ends the session. */
-export async function logout(): Promise<void> {
-  await api.request('/api/logout', { skipAuthCheck: true });
 }
 
 /** `POST /api/signup`: creates the account; the user signs in after following the mailed verification link. */

@@ -149,7 +149,7 @@ describe('bulk actions', () => {
     expect(screen.getByText(CONSOLE_TEXTS.table.selected(1))).toBeInTheDocument();
 
     await userEvent.click(bulk);
-    await userEvent.click(screen.getByRole('menuitem', { name: T.scan }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: T.scan }));
     const dialog = await screen.findByRole('dialog', { name: T.scanTitle });
     await userEvent.click(within(dialog).getByRole('button', { name: T.scan }));
     expect(await screen.findByText(T.batchDone(1))).toBeInTheDocument();
@@ -164,7 +164,7 @@ describe('bulk actions', () => {
     await loaded();
     await userEvent.click(screen.getByRole('checkbox', { name: CONSOLE_TEXTS.table.selectAll }));
     await userEvent.click(screen.getByRole('button', { name: T.bulkActions }));
-    await userEvent.click(screen.getByRole('menuitem', { name: T.applyTags }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: T.applyTags }));
     const dialog = await screen.findByRole('dialog', { name: T.applyTags });
     await userEvent.click(within(dialog).getByRole('button', { name: T.apply }));
     expect(await within(dialog).findByText('At least one item is required')).toBeInTheDocument();
@@ -181,7 +181,7 @@ describe('bulk actions', () => {
     await loaded();
     await userEvent.click(screen.getByRole('checkbox', { name: CONSOLE_TEXTS.table.selectRow('web-1') }));
     await userEvent.click(screen.getByRole('button', { name: T.bulkActions }));
-    expect(screen.getByRole('menuitem', { name: T.reboot })).toBeInTheDocument();
+    expect(await screen.findByRole('menuitem', { name: T.reboot })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: T.remove })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: T.addDevices })).not.toBeInTheDocument();
     first.unmount();
@@ -258,7 +258,7 @@ describe('row actions', () => {
   it('reboot one device after a confirmation that names it', async () => {
     renderPage();
     await openRowMenu('db-1');
-    await userEvent.click(screen.getByRole('menuitem', { name: T.reboot }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: T.reboot }));
     const dialog = await screen.findByRole('dialog', { name: CONSOLE_TEXTS.device.rebootTitle });
     expect(within(dialog).getByText(CONSOLE_TEXTS.device.rebootBody('db-1'))).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: T.reboot }));
@@ -271,7 +271,7 @@ describe('row actions', () => {
     await loaded();
     await userEvent.click(screen.getByRole('checkbox', { name: CONSOLE_TEXTS.table.selectRow('db-1') }));
     await openRowMenu('web-1');
-    await userEvent.click(screen.getByRole('menuitem', { name: T.assignGroup }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: T.assignGroup }));
     const dialog = await screen.findByRole('dialog', { name: T.assignGroup });
     await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: T.group }), 'Default');
     await userEvent.click(within(dialog).getByRole('button', { name: T.assign }));
@@ -283,7 +283,7 @@ describe('row actions', () => {
   it("export the row through the server's export, narrowed to that device", async () => {
     renderPage();
     await openRowMenu('db-1');
-    const item = screen.getByRole('menuitem', { name: T.exportCsv });
+    const item = await screen.findByRole('menuitem', { name: T.exportCsv });
     expect(item).toHaveAttribute('download');
     const href = new URL(item.getAttribute('href')!, 'http://console.test');
     expect(href.pathname).toBe('/api/servers/export.csv');
@@ -297,13 +297,13 @@ describe('row actions', () => {
       buildProfile({ permissions: { '1': ['Endpoint.read', 'Endpoint.manage'] } }),
     );
     await openRowMenu('web-1');
-    expect(screen.getByRole('menuitem', { name: T.scan })).toBeInTheDocument();
+    expect(await screen.findByRole('menuitem', { name: T.scan })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: T.remove })).not.toBeInTheDocument();
     first.unmount();
 
     renderPage('/devices?o=1', buildProfile({ permissions: { '1': ['Endpoint.read'] } }));
     await openRowMenu('web-1');
-    expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual([T.exportCsv]);
+    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual([T.exportCsv]);
   });
 });
 
@@ -324,7 +324,7 @@ describe('adding devices', () => {
   it('opens the third-party import from the add-devices menu', async () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: T.addDevices }));
-    await userEvent.click(screen.getByRole('menuitem', { name: T.thirdPartyImport }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: T.thirdPartyImport }));
     expect(await screen.findByRole('dialog', { name: T.thirdPartyTitle })).toBeInTheDocument();
   });
 });

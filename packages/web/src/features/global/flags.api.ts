@@ -6,7 +6,7 @@ import {
 } from '@patchwell/core/shell/flags.schema';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { PROFILE_QUERY_KEY } from '../auth/auth.api';
+import { PROFILE_QUERY_KEY } from '../auth/session.api';
 import { zoneKeys } from '../zones/zones.api';
 
 /** Where flags are set: the account, or one of its zones. */

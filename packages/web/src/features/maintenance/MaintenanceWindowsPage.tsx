@@ -1,5 +1,5 @@
 import type { MaintenanceWindow } from '@patchwell/core/maintenance/maintenance-windows.schema';
-import { Badge, Button, Group, Menu, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { WindowDialog } from './components/WindowDialog';
 import { deleteMaintenanceWindow, maintenanceKeys, useMaintenanceWindows } from './maintenance.api';
 import { MAINTENANCE_TEXTS as T } from './maintenance.texts';
 import { scheduleText } from './schedule-text';
+import { ActionMenu } from '../../ui/menu/ActionMenu';
 
 type DialogState = { window?: MaintenanceWindow } | null;
 
@@ -103,8 +104,8 @@ export function MaintenanceWindowsPage() {
             </Table.Td>
             <Table.Td>
               {(canModify || canDelete) && (
-                <Menu position="bottom-end">
-                  <Menu.Target>
+                <ActionMenu
+                  target={
                     <Button
                       size="compact-sm"
                       variant="subtle"
@@ -112,16 +113,12 @@ export function MaintenanceWindowsPage() {
                     >
                       <IconDots size={16} aria-hidden="true" />
                     </Button>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    {canModify && <Menu.Item onClick={() => setDialog({ window: w })}>{T.edit}</Menu.Item>}
-                    {canDelete && (
-                      <Menu.Item color="red" onClick={() => onDelete(w)}>
-                        {T.delete}
-                      </Menu.Item>
-                    )}
-                  </Menu.Dropdown>
-                </Menu>
+                  }
+                  entries={() => [
+                    canModify && { label: T.edit, onClick: () => setDialog({ window: w }) },
+                    canDelete && { label: T.delete, color: 'red', onClick: () => onDelete(w) },
+                  ]}
+                />
               )}
             </Table.Td>
           </>

@@ -7,7 +7,6 @@ import {
   EmptyState,
   Group,
   Loader,
-  Menu,
   NativeSelect,
   Stack,
   Table,
@@ -35,6 +34,7 @@ import { POLICY_TEXTS as T } from './policies.texts';
 import type { PolicyWithCompliance } from '@patchwell/core/policies/policy-responses.schema';
 import { POLICY_RESOURCE } from './policies.types';
 import { usePolicyActions, type PolicyActions } from './usePolicyActions';
+import { ActionMenu } from '../../ui/menu/ActionMenu';
 
 const FILTERS = ['search', 'type', 'status'] as const;
 type PolicyFilter = (typeof FILTERS)[number];
@@ -86,25 +86,19 @@ function RowActions({
   actions: PolicyActions;
 }) {
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
+    <ActionMenu
+      target={
         <ActionIcon variant="subtle" aria-label={T.rowActions(policy.name)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item component={Link} to={withZone(pathTo(PATHS.policyDetail, { policyId: policy.id }), zoneId)}>
-          {T.edit}
-        </Menu.Item>
-        {actions.canRun(policy) && <Menu.Item onClick={() => actions.runNow(policy)}>{T.runNow}</Menu.Item>}
-        {actions.canClone(policy) && <Menu.Item onClick={() => actions.clone(policy)}>{T.clone}</Menu.Item>}
-        {actions.canDelete(policy) && (
-          <Menu.Item color="red" onClick={() => actions.remove(policy)}>
-            {T.delete}
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      entries={() => [
+        { label: T.edit, to: withZone(pathTo(PATHS.policyDetail, { policyId: policy.id }), zoneId) },
+        actions.canRun(policy) && { label: T.runNow, onClick: () => actions.runNow(policy) },
+        actions.canClone(policy) && { label: T.clone, onClick: () => actions.clone(policy) },
+        actions.canDelete(policy) && { label: T.delete, color: 'red', onClick: () => actions.remove(policy) },
+      ]}
+    />
   );
 }
 

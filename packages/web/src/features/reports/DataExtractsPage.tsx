@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Progress, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Button, Card, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { DATA_EXTRACT_KIND_DESCRIPTIONS, type DataExtract } from '@patchwell/core/reports/extracts.schema';
 import { IconDownload } from '@tabler/icons-react';
 import { useShell } from '../../app/shell-context';
@@ -8,6 +8,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { ExtractRequestForm } from './components/ExtractRequestForm';
 import { dataExtractCsvHref, useDataExtracts } from './reports.api';
 import { REPORTS_TEXTS } from './reports.texts';
+import { Hint } from '../../ui/Hint';
 
 const T = REPORTS_TEXTS.extracts;
 const STATUS_COLOR: Record<string, string> = {
@@ -38,7 +39,7 @@ function ExtractStatus({ extract }: { extract: DataExtract }) {
   );
   return (
     <Stack gap={4}>
-      {extract.error ? <Tooltip label={extract.error}>{badge}</Tooltip> : badge}
+      {extract.error ? <Hint label={extract.error}>{badge}</Hint> : badge}
       {isOpen && (
         <Progress
           value={extract.progress}

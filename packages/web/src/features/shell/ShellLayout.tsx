@@ -1,6 +1,6 @@
 import type { ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import type { Zone } from '@patchwell/core/zones/zones.schema';
-import { AppShell, Box, Button, Container, Group, Modal, Text } from '@mantine/core';
+import { AppShell, Box, Container, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconBuildingOff } from '@tabler/icons-react';
 import { lazy, useEffect, useState } from 'react';
@@ -14,7 +14,7 @@ import { withZone } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { EmptyStatePage } from '../../ui/EmptyStatePage';
 import { MountWhenOpened } from '../../ui/MountWhenOpened';
-import { profileQuery } from '../auth/auth.api';
+import { profileQuery } from '../auth/session.api';
 import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
 import { LegacySsoNotice } from '../sso/components/LegacySsoNotice';
@@ -22,9 +22,12 @@ import { useClientConfig } from './config.api';
 import { useBanners } from './shell.api';
 import { TopNav } from './TopNav';
 
-// The dialog's form code (react-hook-form, the zone schema) loads when it is first opened,
-// not with every signed-in page.
+// The dialogs load when first opened, not with every signed-in page: the create-zone form
+// (react-hook-form, the zone schema), and Mantine's Modal (with its scroll lock) for both.
 const CreateZoneDialog = lazy(() => import('../zones/CreateZoneDialog').then((m) => ({ default: m.CreateZoneDialog })));
+const ReauthenticateDialog = lazy(() =>
+  import('./ReauthenticateDialog').then((m) => ({ default: m.ReauthenticateDialog })),
+);
 
 /** Switching needs a fresh login when the flag is on and either zone uses SAML (spec A section 4). */
 export function needsReauthentication(isFlagOn: boolean, current: ProfileOrg | undefined, target: ProfileOrg): boolean {
@@ -127,22 +130,13 @@ export function ShellLayout() {
         </MountWhenOpened>
       )}
 
-      <Modal
-        opened={reauthTarget !== null}
-        onClose={() => setReauthTarget(null)}
-        title={CONSOLE_TEXTS.zones.loginRequiredTitle}
-        size="sm"
-      >
-        <Text size="sm" mb="lg">
-          {CONSOLE_TEXTS.zones.loginRequiredBody}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setReauthTarget(null)}>
-            {CONSOLE_TEXTS.zones.cancel}
-          </Button>
-          <Button onClick={onContinueToLogin}>{CONSOLE_TEXTS.zones.continueToLogin}</Button>
-        </Group>
-      </Modal>
+      <MountWhenOpened opened={reauthTarget !== null}>
+        <ReauthenticateDialog
+          opened={reauthTarget !== null}
+          onCancel={() => setReauthTarget(null)}
+          onContinue={onContinueToLogin}
+        />
+      </MountWhenOpened>
     </AppShell>
   );
 }

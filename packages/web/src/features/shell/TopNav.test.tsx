@@ -59,7 +59,7 @@ describe('top navigation', () => {
   it('offers Remediations under Manage while automated vulnerability remediation is on', async () => {
     renderNav();
     await userEvent.click(within(mainNav()).getByRole('button', { name: 'Manage' }));
-    const items = screen.getAllByRole('menuitem').map((i) => i.textContent);
+    const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
     expect(items).toEqual(['Policies', 'Groups', 'Remediations', 'Worklet Catalog']);
   });
 
@@ -110,7 +110,7 @@ describe('top navigation', () => {
   it('opens the five help links in a new tab', async () => {
     renderNav();
     await userEvent.click(screen.getByRole('button', { name: 'Help' }));
-    const links = screen.getAllByRole('menuitem');
+    const links = await screen.findAllByRole('menuitem');
     expect(links.map((l) => l.textContent)).toEqual([
       'Knowledge Base',
       'Release Notes',
@@ -125,9 +125,9 @@ describe('top navigation', () => {
   it('labels Profile with the full name and ends the account menu with Logout', async () => {
     const props = renderNav();
     await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
-    const items = screen.getAllByRole('menuitem').map((i) => i.textContent);
+    const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
     expect(items).toEqual(['Ada Lovelace', 'Billing', 'Users', 'Keys', 'Logout']);
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
     expect(props.onLogout).toHaveBeenCalled();
   });
 
@@ -155,7 +155,10 @@ describe('top navigation', () => {
   it("links 'manage zones and users' for global administrators with an account", async () => {
     renderNav({ profile: buildProfile({ is_global_admin: true, account_rbac_role: 'global-admin' }) });
     await userEvent.click(screen.getByRole('button', { name: /Zone: Acme/ }));
-    expect(screen.getByRole('link', { name: 'manage zones and users' })).toHaveAttribute('href', '/global/setup?o=1');
+    expect(await screen.findByRole('link', { name: 'manage zones and users' })).toHaveAttribute(
+      'href',
+      '/global/setup?o=1',
+    );
     expect(screen.queryByRole('button', { name: 'Create New Zone' })).not.toBeInTheDocument();
   });
 

@@ -1,32 +1,28 @@
 import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import type { ClientConfig } from '@patchwell/core/shell/config.schema';
 import { TEXTS } from '@patchwell/core/texts';
-import {
-  Anchor,
-  Box,
-  Burger,
-  Button,
-  Drawer,
-  Group,
-  Menu,
-  NavLink as MantineNavLink,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Anchor, Box, Burger, Button, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLock } from '@tabler/icons-react';
+import { lazy } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { canAccessGlobal, canFor, canOfferCreateZone, hasZoneSwitcher } from '../../app/access';
 import { PATHS } from '../../app/paths';
 import { parentOrgOf, withZone, zoneRoleName } from '../../app/zone';
 import { CONSOLE_TEXTS } from '../../texts';
 import { Logo } from '../../ui/Logo';
+import { ActionMenu } from '../../ui/menu/ActionMenu';
+import { MountWhenOpened } from '../../ui/MountWhenOpened';
 import { AccountMenu } from './AccountMenu';
 import { HelpMenu } from './HelpMenu';
-import { accountMenuItems, mainNavItems, type NavItem } from './nav-items';
+import { accountMenuItems, isUnder, mainNavItems, type NavItem } from './nav-items';
 import classes from './TopNav.module.css';
 import { TrialCountdown } from './TrialCountdown';
 import { ZoneMenu } from './ZoneMenu';
+
+// Below the medium breakpoint only, and only once the burger is pressed: the drawer (Mantine's
+// Drawer, with its scroll lock) is not part of every signed-in page's first download.
+const MobileNavDrawer = lazy(() => import('./MobileNavDrawer').then((m) => ({ default: m.MobileNavDrawer })));
 
 export type TopNavProps = {
   profile: Profile;
@@ -41,11 +37,6 @@ export type TopNavProps = {
   onLogout: () => void;
 };
 
-function isUnder(pathname: string, item: NavItem): boolean {
-  const base = item.to.split('?')[0] ?? '';
-  return pathname === base || pathname.startsWith(`${base}/`);
-}
-
 function DesktopLinks({ items }: { items: NavItem[] }) {
   const { pathname } = useLocation();
   return (
@@ -53,21 +44,17 @@ function DesktopLinks({ items }: { items: NavItem[] }) {
       {items.map((item) => (
         <li key={item.label}>
           {item.children ? (
-            <Menu position="bottom-start" width={220} shadow="md">
-              <Menu.Target>
+            <ActionMenu
+              position="bottom-start"
+              width={220}
+              target={
                 <button type="button" className={classes.link} data-active={isUnder(pathname, item) || undefined}>
                   {item.label}
                   <IconChevronDown size={14} aria-hidden="true" />
                 </button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {item.children.map((child) => (
-                  <Menu.Item key={child.label} component={Link} to={child.to}>
-                    {child.label}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+              }
+              entries={() => (item.children ?? []).map((child) => ({ label: child.label, to: child.to }))}
+            />
           ) : (
             <NavLink to={item.to} className={classes.link}>
               {item.label}
@@ -76,44 +63,6 @@ function DesktopLinks({ items }: { items: NavItem[] }) {
         </li>
       ))}
     </Group>
-  );
-}
-
-function MobileLinks({ items, onNavigate }: { items: NavItem[]; onNavigate: () => void }) {
-  const { pathname } = useLocation();
-  return (
-    <Stack gap={2}>
-      {items.map((item) =>
-        item.children ? (
-          <MantineNavLink
-            key={item.label}
-            label={item.label}
-            defaultOpened={isUnder(pathname, item)}
-            childrenOffset="md"
-          >
-            {item.children.map((child) => (
-              <MantineNavLink
-                key={child.label}
-                component={Link}
-                to={child.to}
-                label={child.label}
-                active={isUnder(pathname, child)}
-                onClick={onNavigate}
-              />
-            ))}
-          </MantineNavLink>
-        ) : (
-          <MantineNavLink
-            key={item.label}
-            component={Link}
-            to={item.to}
-            label={item.label}
-            active={isUnder(pathname, item)}
-            onClick={onNavigate}
-          />
-        ),
-      )}
-    </Stack>
   );
 }
 
@@ -228,21 +177,9 @@ export function TopNav({
         <AccountMenu items={accountMenuItems(profile, zoneId, zone?.disabled ?? false)} onLogout={onLogout} />
       </Group>
       {showLinks && (
-        <Drawer.Root opened={isDrawerOpen} onClose={drawer.close} size="xs" hiddenFrom="md">
-          <Drawer.Overlay />
-          <Drawer.Content>
-            {/* A div, not Mantine's default <header>: the page already has its banner landmark. */}
-            <Drawer.Header component="div">
-              <Drawer.Title>{CONSOLE_TEXTS.nav.mobileTitle}</Drawer.Title>
-              <Drawer.CloseButton aria-label={CONSOLE_TEXTS.nav.closeMenu} />
-            </Drawer.Header>
-            <Drawer.Body>
-              <nav aria-label={`${CONSOLE_TEXTS.nav.label} (mobile)`}>
-                <MobileLinks items={items} onNavigate={drawer.close} />
-              </nav>
-            </Drawer.Body>
-          </Drawer.Content>
-        </Drawer.Root>
+        <MountWhenOpened opened={isDrawerOpen}>
+          <MobileNavDrawer opened={isDrawerOpen} onClose={drawer.close} items={items} />
+        </MountWhenOpened>
       )}
     </div>
   );

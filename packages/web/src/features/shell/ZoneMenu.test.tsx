@@ -37,7 +37,7 @@ describe('zone switcher', () => {
 
   it('shows the current zone, its role and every zone', async () => {
     await openMenu();
-    const list = screen.getByRole('list', { name: 'Select a zone' });
+    const list = await screen.findByRole('list', { name: 'Select a zone' });
     expect(
       within(list)
         .getAllByRole('button')
@@ -50,7 +50,7 @@ describe('zone switcher', () => {
   it('narrows the list as the user types, case-insensitively', async () => {
     await openMenu();
     await userEvent.type(screen.getByRole('textbox', { name: 'Search zones' }), 'WEST');
-    const list = screen.getByRole('list', { name: 'Select a zone' });
+    const list = await screen.findByRole('list', { name: 'Select a zone' });
     expect(
       within(list)
         .getAllByRole('button')

@@ -1,153 +1,48 @@
-import type { ProfileOrg } from '@patchwell/core/auth/profile.schema';
-import {
-  ZONE_SWITCHER_MAX_HEIGHT_REM,
-  ZONE_SWITCHER_MAX_HEIGHT_SMALL_REM,
-  ZONE_SWITCHER_WIDTH_PX,
-} from '@patchwell/core/constants';
-import { TEXTS } from '@patchwell/core/texts';
-import { Box, Divider, NavLink, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconSearch } from '@tabler/icons-react';
-import { useId, useState, type ReactNode } from 'react';
+import { Box, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
+import { lazy } from 'react';
 import { CONSOLE_TEXTS } from '../../texts';
-import { filterZones } from './zone-filter';
+import { LoadOnUse } from '../../ui/LoadOnUse';
+import type { ZoneMenuProps } from './ZoneMenuPopover';
 
-export type ZoneMenuProps = {
-  /** First line of the button: the current zone's name (or 'Global view'). */
-  label: string;
-  /** Second line: 'Role: {name}' or a hint. */
-  sublabel?: string;
-  /** The zones to list; undefined while they load. Omit the list with `showList={false}`. */
-  zones: readonly ProfileOrg[] | undefined;
-  showList?: boolean;
-  currentZoneId?: number;
-  onSelect: (zone: ProfileOrg) => void;
-  /** The actions area under the list. */
-  actions?: ReactNode;
-};
+const loadPopover = () => import('./ZoneMenuPopover');
+const ZoneMenuPopover = lazy(() => loadPopover().then((m) => ({ default: m.ZoneMenuPopover })));
 
 /**
  * The zone switcher (spec A section 2): current zone and role; the user's zones with a
  * case-insensitive search box when there is more than one; 'No results.' and
- * 'Loading Zones...'; 277 px wide, at most 32rem high (32.5rem on small screens).
+ * 'Loading Zones...'; 277 px wide, at most 32rem high (32.5rem on small screens). The button
+ * alone until it is first used (ui/LoadOnUse.tsx); the popover is ZoneMenuPopover.tsx.
  */
-export function ZoneMenu({ label, sublabel, zones, showList = true, currentZoneId, onSelect, actions }: ZoneMenuProps) {
-  const [opened, { close, toggle }] = useDisclosure(false);
-  const [query, setQuery] = useState('');
-  const isSmall = useMediaQuery('(max-width: 48em)');
-  const listId = useId();
-  const visible = zones ? filterZones(zones, query) : [];
-
-  const choose = (zone: ProfileOrg) => {
-    close();
-    setQuery('');
-    onSelect(zone);
-  };
-
-  return (
-    <Popover
-      opened={opened}
-      onChange={(next) => (next ? undefined : close())}
-      width={ZONE_SWITCHER_WIDTH_PX}
-      position="bottom-end"
-      shadow="md"
-      trapFocus
-      returnFocus
+export function ZoneMenu(props: ZoneMenuProps) {
+  const { label, sublabel } = props;
+  const target = (
+    <UnstyledButton
+      px="xs"
+      py={4}
+      maw={220}
+      miw={0}
+      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+      aria-label={`${CONSOLE_TEXTS.zones.menuLabel(label)}${sublabel ? `, ${sublabel}` : ''}`}
     >
-      <Popover.Target>
-        <UnstyledButton
-          onClick={toggle}
-          px="xs"
-          py={4}
-          maw={220}
-          miw={0}
-          style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-          aria-label={`${CONSOLE_TEXTS.zones.menuLabel(label)}${sublabel ? `, ${sublabel}` : ''}`}
-        >
-          <Box style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
-            <Box style={{ minWidth: 0 }}>
-              <Text size="sm" fw={600} truncate>
-                {label}
-              </Text>
-              {sublabel && (
-                <Text size="xs" c="dimmed" truncate>
-                  {sublabel}
-                </Text>
-              )}
-            </Box>
-            <IconChevronDown size={14} aria-hidden="true" />
-          </Box>
-        </UnstyledButton>
-      </Popover.Target>
-      <Popover.Dropdown p={0}>
-        <ScrollArea.Autosize mah={`${isSmall ? ZONE_SWITCHER_MAX_HEIGHT_SMALL_REM : ZONE_SWITCHER_MAX_HEIGHT_REM}rem`}>
-          <Stack gap={0} p="xs">
-            <Box px="xs" py={6}>
-              <Text size="sm" fw={600}>
-                {label}
-              </Text>
-              {sublabel && (
-                <Text size="xs" c="dimmed">
-                  {sublabel}
-                </Text>
-              )}
-            </Box>
-            {showList && (
-              <>
-                <Divider my={4} />
-                {zones === undefined ? (
-                  <Text size="sm" c="dimmed" px="xs" py={6} role="status">
-                    {TEXTS.zones.loading}
-                  </Text>
-                ) : (
-                  <>
-                    {zones.length > 1 && (
-                      <TextInput
-                        size="xs"
-                        my={4}
-                        placeholder={CONSOLE_TEXTS.zones.search}
-                        aria-label={CONSOLE_TEXTS.zones.search}
-                        aria-controls={listId}
-                        leftSection={<IconSearch size={14} aria-hidden="true" />}
-                        value={query}
-                        onChange={(e) => setQuery(e.currentTarget.value)}
-                        data-autofocus
-                      />
-                    )}
-                    <Box id={listId} role="list" aria-label={CONSOLE_TEXTS.zones.selectZone}>
-                      {visible.length === 0 ? (
-                        <Text size="sm" c="dimmed" px="xs" py={6} role="status">
-                          {TEXTS.zones.noResults}
-                        </Text>
-                      ) : (
-                        visible.map((zone) => (
-                          <Box role="listitem" key={zone.id}>
-                            <NavLink
-                              component="button"
-                              type="button"
-                              label={zone.name}
-                              active={zone.id === currentZoneId}
-                              aria-current={zone.id === currentZoneId ? 'true' : undefined}
-                              onClick={() => choose(zone)}
-                              py={6}
-                            />
-                          </Box>
-                        ))
-                      )}
-                    </Box>
-                  </>
-                )}
-              </>
-            )}
-            {actions && (
-              <>
-                <Divider my={4} />
-                <Box onClick={close}>{actions}</Box>
-              </>
-            )}
-          </Stack>
-        </ScrollArea.Autosize>
-      </Popover.Dropdown>
-    </Popover>
+      <Box style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+        <Box style={{ minWidth: 0 }}>
+          <Text size="sm" fw={600} truncate>
+            {label}
+          </Text>
+          {sublabel && (
+            <Text size="xs" c="dimmed" truncate>
+              {sublabel}
+            </Text>
+          )}
+        </Box>
+        <IconChevronDown size={14} aria-hidden="true" />
+      </Box>
+    </UnstyledButton>
+  );
+  return (
+    <LoadOnUse trigger={target} popup="dialog" load={loadPopover}>
+      <ZoneMenuPopover {...props} target={target} />
+    </LoadOnUse>
   );
 }

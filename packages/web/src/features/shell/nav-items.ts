@@ -6,6 +6,12 @@ import { CONSOLE_TEXTS } from '../../texts';
 
 export type NavItem = { label: string; to: string; children?: NavItem[] };
 
+/** Whether `pathname` is the item's page or a page under it (the link shows as current). */
+export function isUnder(pathname: string, item: NavItem): boolean {
+  const base = item.to.split('?')[0] ?? '';
+  return pathname === base || pathname.startsWith(`${base}/`);
+}
+
 /**
  * The top navigation (spec A section 2): Devices, Software, Manage (Policies, Groups,
  * Tasks or Remediations by the automated-vulnerability-remediation flag, Worklet Catalog)

@@ -88,13 +88,13 @@ describe('zone users', () => {
   it('removes a user only after the confirmation', async () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for Bob Example' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Remove' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Remove' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove User' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(calls('DELETE', '/api/users/20')).toHaveLength(0);
 
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Bob Example' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Remove' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Remove' }));
     await userEvent.click(
       within(await screen.findByRole('dialog', { name: 'Remove User' })).getByRole('button', { name: 'Remove' }),
     );
@@ -106,7 +106,7 @@ describe('zone users', () => {
     renderPage();
     const before = calls('GET', '/api/users/self').length;
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for Bob Example' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Change Role' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Change Role' }));
     const dialog = await screen.findByRole('dialog', { name: 'Change Role' });
     await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'New role' }), 'Zone Operator');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Change Role' }));
@@ -120,7 +120,7 @@ describe('zone users', () => {
     try {
       renderInShell([{ path: '/settings/users', element: <UsersPage /> }], '/settings/users?o=1', { profile });
       await userEvent.click(await screen.findByRole('button', { name: 'Actions for Bob Example' }));
-      await userEvent.click(screen.getByRole('menuitem', { name: 'Change Role' }));
+      await userEvent.click(await screen.findByRole('menuitem', { name: 'Change Role' }));
       const dialog = await screen.findByRole('dialog', { name: 'Change Role' });
       const roles = within(dialog).getByRole('combobox', { name: /^New role/ });
       const enabled = within(roles)
@@ -175,7 +175,7 @@ describe('zone users', () => {
   it('resends a pending invitation and says where its link is', async () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for Cy Example' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Resend Invitation' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Resend Invitation' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invitation' });
     expect(within(dialog).getByRole('status')).toHaveTextContent('cy@example.com waits in the outbox');
     expect(

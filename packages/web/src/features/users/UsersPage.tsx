@@ -1,5 +1,5 @@
 import type { InviteUserResult, ZoneUser } from '@patchwell/core/users/users.schema';
-import { ActionIcon, Button, Group, Menu, Modal, Stack, Table, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Table, Title } from '@mantine/core';
 import { IconDots, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,6 +19,7 @@ import { UserStatusBadges } from './components/UserStatusBadges';
 import { removeZoneUser, resendInvitation, unlockUser, updateZoneUser, useZoneUsers, userKeys } from './users.api';
 import { resetUserMfa } from '../mfa/mfa.api';
 import { TEXTS } from '@patchwell/core/texts';
+import { ActionMenu } from '../../ui/menu/ActionMenu';
 
 const fullName = (u: ZoneUser) => `${u.firstname} ${u.lastname}`.trim() || u.email;
 
@@ -158,8 +159,8 @@ export function UsersPage() {
               <Table.Td>{user.last_signin_at ? formatUtc(user.last_signin_at) : CONSOLE_TEXTS.keys.never}</Table.Td>
               <Table.Td>
                 {hasActions && (
-                  <Menu position="bottom-end" shadow="md" withinPortal>
-                    <Menu.Target>
+                  <ActionMenu
+                    target={
                       <ActionIcon
                         variant="subtle"
                         color="gray.8"
@@ -167,28 +168,19 @@ export function UsersPage() {
                       >
                         <IconDots size={16} aria-hidden="true" />
                       </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      {canChangeRole && (
-                        <Menu.Item onClick={() => setRoleTarget(user)}>{CONSOLE_TEXTS.users.changeRole}</Menu.Item>
-                      )}
-                      {canResend && <Menu.Item onClick={() => onResend(user)}>{CONSOLE_TEXTS.users.resend}</Menu.Item>}
-                      {canUnlock && <Menu.Item onClick={() => onUnlock(user)}>{CONSOLE_TEXTS.users.unlock}</Menu.Item>}
-                      {canResetMfa && (
-                        <Menu.Item onClick={() => onResetMfa(user)}>{CONSOLE_TEXTS.mfa.resetMfa}</Menu.Item>
-                      )}
-                      {canToggle && (
-                        <Menu.Item onClick={() => onStatus(user)}>
-                          {user.status === 'disabled' ? CONSOLE_TEXTS.users.enable : CONSOLE_TEXTS.users.disable}
-                        </Menu.Item>
-                      )}
-                      {canRemove && (
-                        <Menu.Item color="red" onClick={() => onRemove(user)}>
-                          {CONSOLE_TEXTS.users.remove}
-                        </Menu.Item>
-                      )}
-                    </Menu.Dropdown>
-                  </Menu>
+                    }
+                    entries={() => [
+                      canChangeRole && { label: CONSOLE_TEXTS.users.changeRole, onClick: () => setRoleTarget(user) },
+                      canResend && { label: CONSOLE_TEXTS.users.resend, onClick: () => onResend(user) },
+                      canUnlock && { label: CONSOLE_TEXTS.users.unlock, onClick: () => onUnlock(user) },
+                      canResetMfa && { label: CONSOLE_TEXTS.mfa.resetMfa, onClick: () => onResetMfa(user) },
+                      canToggle && {
+                        label: user.status === 'disabled' ? CONSOLE_TEXTS.users.enable : CONSOLE_TEXTS.users.disable,
+                        onClick: () => onStatus(user),
+                      },
+                      canRemove && { label: CONSOLE_TEXTS.users.remove, color: 'red', onClick: () => onRemove(user) },
+                    ]}
+                  />
                 )}
               </Table.Td>
             </>

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_LABELS, type Webhook } from '@patchwell/core/webhooks/webhooks.schema';
-import { Badge, Button, Group, Menu, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { DeliveryLog } from './components/DeliveryLog';
 import { WebhookDialog } from './components/WebhookDialog';
 import { deleteWebhook, pingWebhook, rotateWebhookSecret, useWebhooks, webhookKeys } from './webhooks.api';
+import { ActionMenu } from '../../ui/menu/ActionMenu';
 
 const T = CONSOLE_TEXTS.webhooks;
 
@@ -111,21 +112,19 @@ export function WebhooksPage() {
                 <Button size="compact-sm" variant="subtle" onClick={() => setLogOf(w)}>
                   {T.showDeliveries}
                 </Button>
-                <Menu position="bottom-end">
-                  <Menu.Target>
+                <ActionMenu
+                  target={
                     <Button size="compact-sm" variant="subtle" aria-label={`${CONSOLE_TEXTS.common.actions}: ${w.url}`}>
                       <IconDots size={16} aria-hidden="true" />
                     </Button>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item onClick={() => setDialog({ webhook: w })}>{T.edit}</Menu.Item>
-                    <Menu.Item onClick={() => onPing(w)}>{T.sendTest}</Menu.Item>
-                    <Menu.Item onClick={() => onRotate(w)}>{T.rotate}</Menu.Item>
-                    <Menu.Item color="red" onClick={() => onDelete(w)}>
-                      {T.delete}
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
+                  }
+                  entries={() => [
+                    { label: T.edit, onClick: () => setDialog({ webhook: w }) },
+                    { label: T.sendTest, onClick: () => onPing(w) },
+                    { label: T.rotate, onClick: () => onRotate(w) },
+                    { label: T.delete, color: 'red', onClick: () => onDelete(w) },
+                  ]}
+                />
               </Group>
             </Table.Td>
           </>

@@ -1,7 +1,8 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { lazy, useState } from 'react';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { ActionMenu } from '../../../ui/menu/ActionMenu';
 import { MountWhenOpened } from '../../../ui/MountWhenOpened';
 
 // On demand: the import dialogs (file input, result tables) are not part of the list's first download.
@@ -25,17 +26,17 @@ export function AddDevicesMenu({ zoneId, isManualOpen, onManualOpen }: AddDevice
   const [isThirdPartyOpen, setThirdPartyOpen] = useState(false);
   return (
     <>
-      <Menu position="bottom-end" shadow="md">
-        <Menu.Target>
+      <ActionMenu
+        target={
           <Button rightSection={<IconChevronDown size={16} aria-hidden="true" />}>
             {CONSOLE_TEXTS.devices.addDevices}
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item onClick={() => onManualOpen(true)}>{CONSOLE_TEXTS.devices.manualImport}</Menu.Item>
-          <Menu.Item onClick={() => setThirdPartyOpen(true)}>{CONSOLE_TEXTS.devices.thirdPartyImport}</Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+        }
+        entries={() => [
+          { label: CONSOLE_TEXTS.devices.manualImport, onClick: () => onManualOpen(true) },
+          { label: CONSOLE_TEXTS.devices.thirdPartyImport, onClick: () => setThirdPartyOpen(true) },
+        ]}
+      />
       <MountWhenOpened opened={isManualOpen}>
         <ManualImportDialog opened={isManualOpen} zoneId={zoneId} onClose={() => onManualOpen(false)} />
       </MountWhenOpened>

@@ -1,7 +1,8 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import type { Can } from '../../../app/access';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { ActionMenu } from '../../../ui/menu/ActionMenu';
 import type { DeviceActions } from '../useDeviceActions';
 
 const T = CONSOLE_TEXTS.devices;
@@ -24,8 +25,9 @@ export function BulkActions({ selectedIds, can, actions, onDone }: BulkActionsPr
   if (!canManage && !canDelete) return null;
   const target = { ids: selectedIds, onDone };
   return (
-    <Menu position="bottom-start" shadow="md">
-      <Menu.Target>
+    <ActionMenu
+      position="bottom-start"
+      target={
         <Button
           variant="default"
           disabled={selectedIds.length === 0}
@@ -33,23 +35,15 @@ export function BulkActions({ selectedIds, can, actions, onDone }: BulkActionsPr
         >
           {T.bulkActions}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {canManage && (
-          <>
-            <Menu.Item onClick={() => actions.start('group', target)}>{T.assignGroup}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('tag', target)}>{T.applyTags}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('untag', target)}>{T.removeTags}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('scan', target)}>{T.scan}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('reboot', target)}>{T.reboot}</Menu.Item>
-          </>
-        )}
-        {canDelete && (
-          <Menu.Item color="red" onClick={() => actions.start('remove', target)}>
-            {T.remove}
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      entries={() => [
+        canManage && { label: T.assignGroup, onClick: () => actions.start('group', target) },
+        canManage && { label: T.applyTags, onClick: () => actions.start('tag', target) },
+        canManage && { label: T.removeTags, onClick: () => actions.start('untag', target) },
+        canManage && { label: T.scan, onClick: () => actions.start('scan', target) },
+        canManage && { label: T.reboot, onClick: () => actions.start('reboot', target) },
+        canDelete && { label: T.remove, color: 'red', onClick: () => actions.start('remove', target) },
+      ]}
+    />
   );
 }

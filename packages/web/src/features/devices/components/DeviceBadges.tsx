@@ -1,5 +1,6 @@
-import { Badge, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, VisuallyHidden } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
+import { Hint } from '../../../ui/Hint';
 import type { CommandStatus, Compliance, Severity } from '../devices.types';
 
 // A status word is short: show it whole rather than cut to "ONLI…" in a narrow table column.
@@ -34,9 +35,9 @@ export function ComplianceBadge({ compliance, reason }: { compliance: Compliance
   );
   if (!reason) return badge;
   return (
-    <Tooltip label={reason} multiline maw={360} withArrow events={{ hover: true, focus: true, touch: true }}>
+    <Hint label={reason} multiline maw={360} withArrow>
       {badge}
-    </Tooltip>
+    </Hint>
   );
 }
 

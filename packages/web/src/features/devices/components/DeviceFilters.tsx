@@ -5,7 +5,7 @@ import { CONSOLE_TEXTS } from '../../../texts';
 import type { TableQueryControls } from '../../../ui/table/useTableQuery';
 import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
 import type { DeviceFilter } from '../device-filters';
-import { DASHBOARD_CRITICAL_DAYS } from '@patchwell/core/reports/dashboard.schema';
+import { DASHBOARD_CRITICAL_DAYS } from '@patchwell/core/reports/dashboard.constants';
 
 const T = CONSOLE_TEXTS.devices;
 const any = { value: '', label: CONSOLE_TEXTS.table.any };

@@ -1,8 +1,10 @@
-import { ActionIcon, Menu } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import type { Can } from '../../../app/access';
+import { useShell } from '../../../app/shell-context';
 import { CONSOLE_TEXTS } from '../../../texts';
-import { RemoteControlMenuItem } from '../../remote/components/RemoteControlMenuItem';
+import { ActionMenu } from '../../../ui/menu/ActionMenu';
+import { remoteControlEntry } from '../../remote/components/remote-control-entry';
 import { deviceLabel } from '../device-label';
 import { devicesExportHref } from '../devices.api';
 import type { Device } from '../devices.types';
@@ -24,37 +26,28 @@ export type DeviceRowActionsProps = {
  * remove (Endpoint.delete).
  */
 export function DeviceRowActions({ zoneId, device, can, actions }: DeviceRowActionsProps) {
+  const { profile, zone } = useShell();
   const name = deviceLabel(device);
   const target = { ids: [device.id], name };
   const canManage = can('Endpoint', 'manage');
   return (
-    <Menu position="bottom-end" shadow="md" withinPortal>
-      <Menu.Target>
+    <ActionMenu
+      target={
         <ActionIcon variant="subtle" color="gray" aria-label={T.rowActions(name)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {canManage && (
-          <>
-            <Menu.Item onClick={() => actions.start('group', target)}>{T.assignGroup}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('tag', target)}>{T.applyTags}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('untag', target)}>{T.removeTags}</Menu.Item>
-            <Menu.Item onClick={() => actions.start('scan', target)}>{T.scan}</Menu.Item>
-          </>
-        )}
-        <RemoteControlMenuItem device={device} />
-        {/* The server's export, narrowed to this device: the same columns and formula guard as the list's. */}
-        <Menu.Item component="a" href={devicesExportHref(zoneId, { ids: [device.id] })} download>
-          {T.exportCsv}
-        </Menu.Item>
-        {canManage && <Menu.Item onClick={() => actions.start('reboot', target)}>{T.reboot}</Menu.Item>}
-        {can('Endpoint', 'delete') && (
-          <Menu.Item color="red" onClick={() => actions.start('remove', target)}>
-            {T.remove}
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      entries={() => [
+        canManage && { label: T.assignGroup, onClick: () => actions.start('group', target) },
+        canManage && { label: T.applyTags, onClick: () => actions.start('tag', target) },
+        canManage && { label: T.removeTags, onClick: () => actions.start('untag', target) },
+        canManage && { label: T.scan, onClick: () => actions.start('scan', target) },
+        remoteControlEntry(profile, zone, zoneId, device),
+        // The server's export, narrowed to this device: the same columns and formula guard as the list's.
+        { label: T.exportCsv, href: devicesExportHref(zoneId, { ids: [device.id] }), download: true },
+        canManage && { label: T.reboot, onClick: () => actions.start('reboot', target) },
+        can('Endpoint', 'delete') && { label: T.remove, color: 'red', onClick: () => actions.start('remove', target) },
+      ]}
+    />
   );
 }

@@ -106,7 +106,7 @@ const CSV = 'hostname,group,tags,Owner\nweb01.corp.example,Servers,web;dmz,al\nf
 async function openDialog() {
   renderAt(<AddDevicesMenu zoneId={1} isManualOpen={false} onManualOpen={() => undefined} />);
   await userEvent.click(screen.getByRole('button', { name: CONSOLE_TEXTS.devices.addDevices }));
-  await userEvent.click(screen.getByRole('menuitem', { name: CONSOLE_TEXTS.devices.thirdPartyImport }));
+  await userEvent.click(await screen.findByRole('menuitem', { name: CONSOLE_TEXTS.devices.thirdPartyImport }));
   return screen.findByRole('dialog', { name: T.title });
 }
 

@@ -1,7 +1,7 @@
 import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
 import type { CreatePolicyBody } from '@patchwell/core/policies/policies.schema';
 import { Stack, Table, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '../../../ui/modals-host';
 import { POLICY_TEXTS as T } from '../policies.texts';
 import { policySummary } from '../policy-summary';
 
@@ -37,7 +37,7 @@ export function reviewNewPolicy(body: CreatePolicyBody, groups: readonly ServerG
       settled = true;
       resolve(decision);
     };
-    modals.openConfirmModal({
+    void openConfirmModal({
       title: T.review.title,
       size: 'md',
       children: <PolicySummary body={body} groups={groups} />,

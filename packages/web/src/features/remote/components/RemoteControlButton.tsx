@@ -1,10 +1,11 @@
-import { Button, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
 import { useShell } from '../../../app/shell-context';
 import type { Device } from '../../devices/devices.types';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { remoteControlAction } from '../remote-access';
-import { remoteControlPath } from './RemoteControlMenuItem';
+import { remoteControlPath } from './remote-control-entry';
+import { Hint } from '../../../ui/Hint';
 
 /** "Remote control" on a device's page: the same rules and tooltips as the row action. */
 export function RemoteControlButton({ device }: { device: Pick<Device, 'id' | 'connected' | 'initializing'> }) {
@@ -14,12 +15,12 @@ export function RemoteControlButton({ device }: { device: Pick<Device, 'id' | 'c
   const label = CONSOLE_TEXTS.remote.openFromDetail;
   if (action.disabledReason) {
     return (
-      <Tooltip label={action.disabledReason} multiline w={260}>
+      <Hint label={action.disabledReason} multiline w={260}>
         <Button variant="default" data-disabled aria-disabled="true" onClick={(event) => event.preventDefault()}>
           {label}
           <VisuallyHidden>: {action.disabledReason}</VisuallyHidden>
         </Button>
-      </Tooltip>
+      </Hint>
     );
   }
   return (

@@ -1,8 +1,9 @@
-import { Anchor, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Table, Text } from '@mantine/core';
 import type { OverviewDay } from '@patchwell/core/reports/reports.schema';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { REPORTS_TEXTS } from '../reports.texts';
+import { Hint } from '../../../ui/Hint';
 
 const T = REPORTS_TEXTS.overview;
 
@@ -20,11 +21,11 @@ export type DayLinks = {
 function count(value: number | null, to?: string, label?: string): ReactNode {
   if (value === null) {
     return (
-      <Tooltip label={T.noSnapshot}>
+      <Hint label={T.noSnapshot}>
         <Text span size="sm" c="dimmed" aria-label={T.noSnapshot}>
           —
         </Text>
-      </Tooltip>
+      </Hint>
     );
   }
   if (!to) return value;

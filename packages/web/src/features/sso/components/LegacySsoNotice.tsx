@@ -1,17 +1,21 @@
-import { Anchor, Button, Group, Modal, Text } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import { IconShieldExclamation } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { canAccessGlobal } from '../../../app/access';
 import { PATHS } from '../../../app/paths';
 import { useShell } from '../../../app/shell-context';
 import { isLegacySsoWarningShown, rememberLegacySsoWarningShown } from '../../../app/storage';
 import { withZone } from '../../../app/zone';
+import { MountWhenOpened } from '../../../ui/MountWhenOpened';
 import { StatusBanner } from '../../../ui/StatusBanner';
 import { LEGACY_SSO_CUTOFF, legacySsoState } from '../legacy-sso';
 import { SSO_TEXTS } from '../sso.texts';
 
 const T = SSO_TEXTS.legacy;
+
+// Shown once per browser session at most: Mantine's Modal loads only then.
+const LegacySsoDialog = lazy(() => import('./LegacySsoDialog').then((m) => ({ default: m.LegacySsoDialog })));
 
 /** The legacy single-sign-on deprecation banner and its once-per-session modal (spec A sections 2 and 4). */
 export function LegacySsoNotice() {
@@ -43,6 +47,7 @@ export function LegacySsoNotice() {
     </Group>
   );
   const onCloseModal = () => setModalOpen(false);
+  const isModalShown = state.showModal && isModalOpen;
   return (
     <>
       {state.showBanner && (
@@ -54,15 +59,9 @@ export function LegacySsoNotice() {
           {links}
         </StatusBanner>
       )}
-      <Modal opened={state.showModal && isModalOpen} onClose={onCloseModal} title={T.modalTitle} size="md">
-        <Text size="sm" mb="md">
-          {T.modalBody(LEGACY_SSO_CUTOFF)}
-        </Text>
-        <Group justify="space-between">
-          {links}
-          <Button onClick={onCloseModal}>{T.dismiss}</Button>
-        </Group>
-      </Modal>
+      <MountWhenOpened opened={isModalShown}>
+        <LegacySsoDialog opened={isModalShown} onClose={onCloseModal} links={links} />
+      </MountWhenOpened>
     </>
   );
 }

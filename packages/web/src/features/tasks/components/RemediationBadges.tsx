@@ -6,8 +6,9 @@ import type {
   TaskOverallStatus,
   TaskStatus,
 } from '@patchwell/core/remediation/tasks.schema';
-import { Badge, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, VisuallyHidden } from '@mantine/core';
 import { TASK_TEXTS as T } from '../tasks.texts';
+import { Hint } from '../../../ui/Hint';
 
 // Light badges: the theme darkens each colour's text until it reads at 4.5:1 on its tint.
 // A status word is short: show it whole rather than cut in a narrow column.
@@ -22,9 +23,9 @@ function StatusBadge({ color, label, help }: { color: string; label: string; hel
   );
   if (!help) return badge;
   return (
-    <Tooltip label={help} multiline maw={320} withArrow events={{ hover: true, focus: true, touch: true }}>
+    <Hint label={help} multiline maw={320} withArrow>
       {badge}
-    </Tooltip>
+    </Hint>
   );
 }
 

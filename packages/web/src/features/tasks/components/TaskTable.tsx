@@ -1,5 +1,5 @@
 import type { Task } from '@patchwell/core/remediation/tasks.schema';
-import { ActionIcon, Anchor, Checkbox, Group, Menu, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Checkbox, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -16,6 +16,7 @@ import { taskCsvHref } from '../tasks.api';
 import { TASK_TEXTS as T } from '../tasks.texts';
 import type { TaskActions } from '../useTaskActions';
 import { OverallStatusBadge, OverdueBadge, TaskStatusBadge } from './RemediationBadges';
+import { ActionMenu } from '../../../ui/menu/ActionMenu';
 
 export type TaskTableProps = {
   zoneId: number;
@@ -30,28 +31,20 @@ export type TaskTableProps = {
 
 function RowActions({ zoneId, task, actions }: { zoneId: number; task: Task; actions: TaskActions }) {
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
+    <ActionMenu
+      target={
         <ActionIcon variant="subtle" aria-label={T.rowActions(task.id)}>
           <IconDots size={16} aria-hidden="true" />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item component={Link} to={withZone(pathTo(PATHS.taskDetail, { taskId: task.id }), zoneId)}>
-          {T.view}
-        </Menu.Item>
-        {actions.canExecute(task) && <Menu.Item onClick={() => actions.execute(task)}>{T.execute}</Menu.Item>}
-        {actions.canCancel(task) && <Menu.Item onClick={() => actions.cancel(task)}>{T.cancel}</Menu.Item>}
-        <Menu.Item component="a" href={taskCsvHref(zoneId, task.id)} download onClick={guardCsvDownload}>
-          {T.downloadCsv}
-        </Menu.Item>
-        {actions.canDelete && (
-          <Menu.Item color="red" onClick={() => actions.remove([task.id])}>
-            {T.delete}
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      entries={() => [
+        { label: T.view, to: withZone(pathTo(PATHS.taskDetail, { taskId: task.id }), zoneId) },
+        actions.canExecute(task) && { label: T.execute, onClick: () => actions.execute(task) },
+        actions.canCancel(task) && { label: T.cancel, onClick: () => actions.cancel(task) },
+        { label: T.downloadCsv, href: taskCsvHref(zoneId, task.id), download: true, onClick: guardCsvDownload },
+        actions.canDelete && { label: T.delete, color: 'red', onClick: () => actions.remove([task.id]) },
+      ]}
+    />
   );
 }
 
