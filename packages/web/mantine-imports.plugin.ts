@@ -12,13 +12,6 @@ const REWRITES = [
   // ScrollArea (and with it Table, whose ScrollContainer uses it) needs one hook of
   // floating-ui: a page with a table downloaded all of floating-ui (15 KiB gzipped).
   { from: 'import { useMergeRefs } from "@floating-ui/react";', to: vendor('use-merge-refs.ts') },
-  // AppShell's header, footer and aside need one class name of react-remove-scroll: every
-  // signed-in page downloaded its scroll lock (4 KiB gzipped), which only dialogs use.
-  {
-    from: 'import { RemoveScroll } from "react-remove-scroll";',
-    to: vendor('remove-scroll-class-names.ts'),
-    only: /\/AppShell\//,
-  },
 ];
 
 /** Points those imports at the vendor modules (the console's build; the tests run Mantine as published). */
@@ -29,8 +22,7 @@ export function lighterMantineImports(): Plugin {
     transform(code, id) {
       if (!id.includes('/@mantine/core/esm/')) return null;
       let out = code;
-      for (const { from, to, only } of REWRITES) {
-        if (only && !only.test(id)) continue;
+      for (const { from, to } of REWRITES) {
         out = out.replace(from, from.replace(/"[^"]+";$/, `${JSON.stringify(to)};`));
       }
       return out === code ? null : { code: out, map: null };

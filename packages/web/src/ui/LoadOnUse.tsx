@@ -1,15 +1,19 @@
 import {
   cloneElement,
   Suspense,
+  useCallback,
+  useRef,
   useState,
   type FocusEvent,
   type MouseEvent,
   type PointerEvent,
   type ReactElement,
   type ReactNode,
+  type Ref,
 } from 'react';
 
 type TriggerProps = {
+  ref?: Ref<HTMLElement>;
   onClick?: (event: MouseEvent<HTMLElement>) => void;
   onPointerEnter?: (event: PointerEvent<HTMLElement>) => void;
   onFocus?: (event: FocusEvent<HTMLElement>) => void;
@@ -33,7 +37,8 @@ export type LoadOnUseProps = {
  * Popover bring floating-ui (30 KiB gzipped with them), and a page renders many such controls
  * (a menu on every table row) that most visits never open. Pointing at or focusing the trigger
  * starts the download, so the popup is usually there by the time the trigger is pressed; the
- * press then swaps in the loaded control, opened, and it manages itself from then on.
+ * press then swaps in the loaded control, opened (useOpenedOnLoad), and it manages itself from
+ * then on.
  */
 export function LoadOnUse({ trigger, popup, load, children }: LoadOnUseProps) {
   const [isUsed, setUsed] = useState(false);
@@ -58,4 +63,23 @@ export function LoadOnUse({ trigger, popup, load, children }: LoadOnUseProps) {
       setUsed(true);
     },
   });
+}
+
+/**
+ * For the loaded control: whether it is open, and the ref its trigger takes. The trigger is a
+ * new element (the one pressed was the stand-in), so it gets the focus the press gave the old
+ * one before the popup opens: the popup, which gives focus back to what had it when it opened,
+ * then returns it to the trigger when it closes.
+ */
+export function useOpenedOnLoad<T extends HTMLElement>() {
+  const [opened, setOpened] = useState(false);
+  const hasOpened = useRef(false);
+  // A ref callback, not an effect: it runs as the trigger is attached, before the browser paints.
+  const target = useCallback((node: T | null) => {
+    if (!node || hasOpened.current) return;
+    hasOpened.current = true;
+    node.focus();
+    setOpened(true);
+  }, []);
+  return { target, opened, setOpened };
 }

@@ -1,6 +1,6 @@
 import type { ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import type { Zone } from '@patchwell/core/zones/zones.schema';
-import { AppShell, Box, Container, Text } from '@mantine/core';
+import { Box, Container, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconBuildingOff } from '@tabler/icons-react';
 import { lazy, useEffect, useState } from 'react';
@@ -19,6 +19,7 @@ import { AlertBanners } from '../banners/AlertBanners';
 import { UnsupportedBrowserBanner } from '../banners/UnsupportedBrowserBanner';
 import { LegacySsoNotice } from '../sso/components/LegacySsoNotice';
 import { useClientConfig } from './config.api';
+import classes from './ShellLayout.module.css';
 import { useBanners } from './shell.api';
 import { TopNav } from './TopNav';
 
@@ -78,11 +79,11 @@ export function ShellLayout() {
   };
 
   return (
-    <AppShell header={{ height: 60 }} padding={0}>
+    <>
       <a href="#main" className="skip-link">
         {CONSOLE_TEXTS.skipToContent}
       </a>
-      <AppShell.Header>
+      <header className={classes.header}>
         <TopNav
           profile={profile}
           zone={zone}
@@ -93,8 +94,8 @@ export function ShellLayout() {
           onCreateZone={() => setCreateZoneOpen(true)}
           onLogout={() => void signOut(navigate)}
         />
-      </AppShell.Header>
-      <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: 'calc(100dvh - 3.5rem)' }} id="main">
+      </header>
+      <main className={classes.main} id="main">
         <Box component="section" aria-label={CONSOLE_TEXTS.banners.region}>
           <UnsupportedBrowserBanner />
           <AlertBanners banners={banners.data} />
@@ -111,7 +112,7 @@ export function ShellLayout() {
             />
           )}
         </Container>
-      </AppShell.Main>
+      </main>
       {/* Outside <main> so that it is the page's contentinfo landmark. */}
       <Box component="footer" py="md" px="lg" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
         <Text size="xs" c="dimmed">
@@ -137,6 +138,6 @@ export function ShellLayout() {
           onContinue={onContinueToLogin}
         />
       </MountWhenOpened>
-    </AppShell>
+    </>
   );
 }

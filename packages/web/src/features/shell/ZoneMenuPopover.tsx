@@ -6,10 +6,11 @@ import {
 } from '@patchwell/core/constants';
 import { TEXTS } from '@patchwell/core/texts';
 import { Box, Divider, NavLink, Popover, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { cloneElement, useId, useState, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, useId, useState, type ReactElement, type ReactNode, type Ref } from 'react';
 import { CONSOLE_TEXTS } from '../../texts';
+import { useOpenedOnLoad } from '../../ui/LoadOnUse';
 import { filterZones } from './zone-filter';
 
 export type ZoneMenuProps = {
@@ -28,7 +29,7 @@ export type ZoneMenuProps = {
 
 /**
  * The zone switcher once loaded (ZoneMenu.tsx): opened, since the press that loaded it asked for
- * it; then it opens and closes itself.
+ * it (useOpenedOnLoad); then it opens and closes itself.
  */
 export function ZoneMenuPopover({
   label,
@@ -39,8 +40,10 @@ export function ZoneMenuPopover({
   onSelect,
   actions,
   target,
-}: ZoneMenuProps & { target: ReactElement<{ onClick?: () => void }> }) {
-  const [opened, { close, toggle }] = useDisclosure(true);
+}: ZoneMenuProps & { target: ReactElement<{ onClick?: () => void; ref?: Ref<HTMLButtonElement> }> }) {
+  const { target: targetRef, opened, setOpened } = useOpenedOnLoad<HTMLButtonElement>();
+  const close = () => setOpened(false);
+  const toggle = () => setOpened((isOpen) => !isOpen);
   const [query, setQuery] = useState('');
   const isSmall = useMediaQuery('(max-width: 48em)');
   const listId = useId();
@@ -62,7 +65,7 @@ export function ZoneMenuPopover({
       trapFocus
       returnFocus
     >
-      <Popover.Target>{cloneElement(target, { onClick: toggle })}</Popover.Target>
+      <Popover.Target>{cloneElement(target, { onClick: toggle, ref: targetRef })}</Popover.Target>
       <Popover.Dropdown p={0}>
         <ScrollArea.Autosize mah={`${isSmall ? ZONE_SWITCHER_MAX_HEIGHT_SMALL_REM : ZONE_SWITCHER_MAX_HEIGHT_REM}rem`}>
           <Stack gap={0} p="xs">

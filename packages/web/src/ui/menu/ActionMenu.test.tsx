@@ -77,6 +77,16 @@ describe('ActionMenu', () => {
     expect(await screen.findByRole('menuitem', { name: 'Open' })).toBeInTheDocument();
   });
 
+  it('gives focus back to its button when the menu its first press loaded is closed', async () => {
+    renderMenu();
+    screen.getByRole('button', { name: 'Thing 7 actions' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByRole('menu')).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Thing 7 actions' })).toHaveFocus());
+  });
+
   it('leaves a disabled line open and does nothing on it', async () => {
     const { onRemove } = renderMenu();
     await userEvent.click(screen.getByRole('button', { name: 'Thing 7 actions' }));

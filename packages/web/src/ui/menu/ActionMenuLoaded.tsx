@@ -1,12 +1,15 @@
 import { Menu, Tooltip, VisuallyHidden } from '@mantine/core';
+import { cloneElement } from 'react';
 import { Link } from 'react-router';
+import { useOpenedOnLoad } from '../LoadOnUse';
 import type { ActionMenuProps, MenuAction, MenuEntry } from './menu-entry';
 
 /** The action menu once loaded: opened, since it is mounted by the press that asked for it. */
 export function ActionMenuLoaded({ target, entries, position = 'bottom-end', width }: ActionMenuProps) {
+  const menu = useOpenedOnLoad<HTMLElement>();
   return (
-    <Menu defaultOpened position={position} width={width} shadow="md" withinPortal>
-      <Menu.Target>{target}</Menu.Target>
+    <Menu opened={menu.opened} onChange={menu.setOpened} position={position} width={width} shadow="md" withinPortal>
+      <Menu.Target>{cloneElement(target, { ref: menu.target })}</Menu.Target>
       <Menu.Dropdown>
         <MenuEntries entries={entries} />
       </Menu.Dropdown>

@@ -1,15 +1,9 @@
 import { render } from '@testing-library/react';
 import { createRef, useState } from 'react';
-import { RemoveScroll as Library } from 'react-remove-scroll';
 import { describe, expect, it, vi } from 'vitest';
-import { RemoveScroll } from './remove-scroll-class-names';
 import { useMergeRefs } from './use-merge-refs';
 
-describe('the vendor modules the console build gives Mantine (mantine-imports.plugin.ts)', () => {
-  it('names the scroll-lock classes as react-remove-scroll does', () => {
-    expect(RemoveScroll.classNames).toEqual(Library.classNames);
-  });
-
+describe('useMergeRefs, which the console build gives Mantine’s ScrollArea (mantine-imports.plugin.ts)', () => {
   it('merges refs: each gets the node, and lets go of it (or runs its cleanup) on unmount', () => {
     const objectRef = createRef<HTMLDivElement>();
     const callbackRef = vi.fn();
