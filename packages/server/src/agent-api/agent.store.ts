@@ -205,9 +205,9 @@ export type SeenEntry = {
 };
 
 /**
- * Writes many check-ins in two statements: every device's presence row (last seen, online
- * until, uptime) with the day's billing presence, and, only for the devices whose reboot flag, addresses or user changed,
- * their device rows. A check-in that changes nothing else leaves the device row as it was,
+ * Writes many check-ins in one statement: every device's presence row (last seen, online
+ * until, uptime) with the day's billing presence, and, only for the devices whose reboot flag,
+ * addresses or user changed, their device rows. A check-in that changes nothing else leaves the device row as it was,
  * so the list's indexes over it can be read without the table. A device's first check-in of a
  * day (UTC) also records that day in `device_presence_days`, which billing meters; it is read
  * against the presence rows before they move, so later check-ins that day write nothing there.
@@ -217,10 +217,11 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
   const values = sql`jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
       id int, organization_id int, at timestamptz, interval_s int, needs_reboot boolean, ip_addrs text[],
       ip_addrs_private text[], uptime_s bigint, logged_in_user text)`;
-  // One statement for both, so the check-in path gains no round trip: the days' insert reads
-  // the presence rows as they were before the upsert beside it (one snapshot for the statement).
+  // One statement for all three, so the check-ins' JSON is read once (PGlite parses it in the
+  // server's thread) and the check-in path gains no round trip. Its parts share one snapshot:
+  // the days' insert reads the presence rows as they were before the upsert beside it.
   await db.execute(sql`
-    with v as (select * from ${values}),
+    with v as materialized (select * from ${values}),
     days as (
       insert into ${devicePresenceDays} (device_id, organization_id, day)
         select distinct v.id, v.organization_id, (v.at at time zone 'UTC')::date
@@ -229,6 +230,19 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
          where p.last_seen_at is null
             or (p.last_seen_at at time zone 'UTC')::date <> (v.at at time zone 'UTC')::date
       on conflict do nothing
+    ),
+    changed as (
+      update ${devices} as d set
+        needs_reboot = coalesce(v.needs_reboot, d.needs_reboot),
+        ip_addrs = coalesce(v.ip_addrs, d.ip_addrs),
+        ip_addrs_private = coalesce(v.ip_addrs_private, d.ip_addrs_private),
+        logged_in_user = coalesce(v.logged_in_user, d.logged_in_user)
+      from v
+      where d.id = v.id
+        and (d.needs_reboot is distinct from coalesce(v.needs_reboot, d.needs_reboot)
+          or d.ip_addrs is distinct from coalesce(v.ip_addrs, d.ip_addrs)
+          or d.ip_addrs_private is distinct from coalesce(v.ip_addrs_private, d.ip_addrs_private)
+          or d.logged_in_user is distinct from coalesce(v.logged_in_user, d.logged_in_user))
     )
     insert into ${devicePresence} as p (device_id, organization_id, last_seen_at, online_until, uptime_s)
       select v.id, v.organization_id, v.at, v.at + make_interval(secs => v.interval_s + ${ONLINE_GRACE_S}), v.uptime_s
@@ -237,18 +251,6 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
       last_seen_at = greatest(p.last_seen_at, excluded.last_seen_at),
       online_until = case when excluded.last_seen_at >= p.last_seen_at then excluded.online_until else p.online_until end,
       uptime_s = coalesce(excluded.uptime_s, p.uptime_s)`);
-  await db.execute(sql`
-    update ${devices} as d set
-      needs_reboot = coalesce(v.needs_reboot, d.needs_reboot),
-      ip_addrs = coalesce(v.ip_addrs, d.ip_addrs),
-      ip_addrs_private = coalesce(v.ip_addrs_private, d.ip_addrs_private),
-      logged_in_user = coalesce(v.logged_in_user, d.logged_in_user)
-    from ${values}
-    where d.id = v.id
-      and (d.needs_reboot is distinct from coalesce(v.needs_reboot, d.needs_reboot)
-        or d.ip_addrs is distinct from coalesce(v.ip_addrs, d.ip_addrs)
-        or d.ip_addrs_private is distinct from coalesce(v.ip_addrs_private, d.ip_addrs_private)
-        or d.logged_in_user is distinct from coalesce(v.logged_in_user, d.logged_in_user))`);
 }
 
 /**
