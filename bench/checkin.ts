@@ -15,6 +15,7 @@
  *      SEED_CACHE=<dir> (default $TMPDIR/patchwell-checkin-seed): the seeded PGlite data directory
  *      and each fleet's state are kept there and copied for every run; RESEED=1 seeds again.
  *      PROFILE=<dir>: a CPU profile of the server during the measured run (written when it stops)
+ *      SERVER_NODE_ARGS="--flag …": node or V8 flags for the server (heap sizing, `--trace-gc` with BENCH_LOG=1)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -227,12 +228,14 @@ async function run(kind: string) {
   let server: Running | undefined;
   try {
     const profile = process.env.PROFILE;
+    const extra = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
     server = await startServer({
       port: PORT,
       dataDir,
       env: serverEnv(databaseUrl),
-      ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+      nodeArgs: [...extra, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
     });
+    if (extra.length > 0) console.log(`server node flags: ${extra.join(' ')}`);
     const pid = server.child.pid!;
     console.log(`server up in ${(server.startMs / 1000).toFixed(1)} s; RSS idle ${rssMb(pid).toFixed(0)} MB`);
 

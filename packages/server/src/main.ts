@@ -6,9 +6,11 @@
  */
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDb } from './db/client';
+import { boundHeapGrowth } from './heap';
 import { chooseLogFormat, createLogger } from './logger';
 
 const startedAt = performance.now();
+boundHeapGrowth();
 
 let config: Config;
 try {

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDbHandle } from '../test/db';
+import { openDb, PGLITE_SHARED_BUFFERS } from './client';
 import { queryRows } from './raw';
 
 let handle: TestDbHandle;
@@ -53,5 +54,18 @@ describe('a long run of statements', () => {
     await timer;
     expect(statementsWhenTimerFired).toBeGreaterThanOrEqual(0);
     expect(statementsWhenTimerFired).toBeLessThan(400);
+  });
+});
+
+describe('the embedded database', () => {
+  it('runs with the shared buffers decision 0026 gives it, not PostgreSQL’s default', async () => {
+    const pglite = await openDb({ pgliteDataDir: 'memory://' });
+    try {
+      const [row] = await queryRows<{ s: string }>(pglite.db, sql`select current_setting('shared_buffers') as s`);
+      expect(row!.s).toBe(PGLITE_SHARED_BUFFERS);
+      expect(PGLITE_SHARED_BUFFERS).not.toBe('128MB');
+    } finally {
+      await pglite.close();
+    }
   });
 });
