@@ -1,8 +1,12 @@
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
-/** A page often opened first by address, and the source modules its route loads lazily (paths from packages/web). */
-export type FirstPage = { name: string; pattern: RegExp; modules: string[] };
+/**
+ * A page often opened first by address, and the source modules its route loads lazily (paths
+ * from packages/web). `signedOut`: a page shown without a session (the server then sends it
+ * without the user's profile, which only signed-in pages read).
+ */
+export type FirstPage = { name: string; pattern: RegExp; modules: string[]; signedOut?: boolean };
 
 /** Where the build writes the first pages' HTML and their table (the server's `http/console.ts` reads the table by this name). */
 const FIRST_PAGES_DIR = 'first-pages';
@@ -44,14 +48,18 @@ export function firstPages(pages: FirstPage[]): Plugin {
       if (loaded.length === 0) throw new Error('first-pages: no module script in index.html');
       if (!index.includes('</head>')) throw new Error('first-pages: index.html has no </head>');
       const inEntry = staticClosure(bundle, loaded);
-      const table = pages.map(({ name, pattern, modules }) => {
+      const table = pages.map(({ name, pattern, modules, signedOut }) => {
         const roots: string[] = [];
         const css = new Set<string>();
         for (const m of modules) {
-          // The chunk holding the module: its own, or a group's (see codeSplitting in vite.config.ts).
-          const chunk = chunks.find((c) =>
-            c.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(`/packages/web/${m}`)),
-          );
+          const isModule = (id: string | null) => !!id && id.replaceAll('\\', '/').endsWith(`/packages/web/${m}`);
+          // The chunk the route's `import()` asks for: the module's own, or, when a group holds
+          // the module (see codeSplitting in vite.config.ts), a small one naming its exports in
+          // the group's, which the browser would otherwise discover only when the route loads.
+          // Else the chunk holding it, imported statically by one the page loads.
+          const chunk =
+            chunks.find((c) => c.isDynamicEntry && isModule(c.facadeModuleId)) ??
+            chunks.find((c) => c.moduleIds.some(isModule));
           // A module of styles only leaves no chunk, only its stylesheet.
           const sheet = Object.values(bundle).find(
             (a) => a.type === 'asset' && a.names.includes(m.replace(/^.*\//, '').replace(/\.tsx?$/, '.css')),
@@ -72,7 +80,7 @@ export function firstPages(pages: FirstPage[]): Plugin {
           fileName,
           source: index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`),
         });
-        return { pattern: pattern.source, html: fileName };
+        return { pattern: pattern.source, html: fileName, ...(signedOut ? { signedOut } : {}) };
       });
       this.emitFile({ type: 'asset', fileName: FIRST_PAGES_TABLE, source: `${JSON.stringify(table, null, 2)}\n` });
     },
