@@ -7,6 +7,7 @@ import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
 import { renderInShell } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { DevicesPage } from './DevicesPage';
+import { WINDOW_FROM_ROWS } from '../../ui/table/useVirtualRows';
 
 const T = CONSOLE_TEXTS.devices;
 // Each test renders the page and walks menus and dialogs; on a loaded CI machine that
@@ -190,6 +191,22 @@ describe('bulk actions', () => {
     await loaded();
     expect(screen.queryByRole('button', { name: T.bulkActions })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: T.exportCsv })).toBeInTheDocument();
+  });
+});
+
+describe('a page of 50 rows', () => {
+  it('is rendered whole: as few rows as a screenful are not windowed', async () => {
+    state.devices = Array.from({ length: WINDOW_FROM_ROWS }, (_, i) => {
+      const name = `node-${String(i).padStart(3, '0')}`;
+      return buildDevice({ id: 2000 + i, name, display_name: name, hostname: name });
+    });
+    state.size = WINDOW_FROM_ROWS;
+    renderPage(`/devices?o=1&limit=${WINDOW_FROM_ROWS}`);
+    await screen.findByRole('link', { name: 'node-000' }, { timeout: 10_000 });
+    const table = screen.getByRole('table', { name: T.tableLabel });
+    expect(within(table).getAllByRole('row')).toHaveLength(WINDOW_FROM_ROWS + 1);
+    expect(screen.getByRole('link', { name: `node-0${WINDOW_FROM_ROWS - 1}` })).toBeInTheDocument();
+    expect(table.querySelector('[data-virtual-spacer]')).toBeNull();
   });
 });
 

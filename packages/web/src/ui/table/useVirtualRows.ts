@@ -14,6 +14,14 @@ import { useCallback, useState, type FocusEvent } from 'react';
  */
 export const FALLBACK_VIEWPORT: Rect = { width: 1280, height: 720 };
 
+/**
+ * Up to this many rows a page is rendered whole, not windowed: a screenful and its overscan
+ * is about as many rows, and windowing them would only add its cost, a layout forced to
+ * measure each new row and a second render of the table with the heights (on the devices
+ * page, 25 rows: a sixth of the main thread's work from address to rows under Lighthouse).
+ */
+export const WINDOW_FROM_ROWS = 50;
+
 export type VirtualRowsOptions = {
   count: number;
   /** A row's height before it is measured (px). */
@@ -55,11 +63,13 @@ export function useVirtualRows({ count, estimateRowHeight, overscan = 8, getRowK
   // State, not a ref: attaching the box re-renders, so the virtualizer measures it at once.
   const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
   const [focusedIndex, setFocusedIndex] = useState<number | null>(null);
+  const windowed = count > WINDOW_FROM_ROWS;
   // The virtualizer's getters read its mutable state; nothing here is memoised by hand, and
   // the console does not run the React Compiler, so its memoisation warning does not apply.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLTableRowElement>({
     count,
+    enabled: windowed,
     getScrollElement: () => scrollElement,
     estimateSize: () => estimateRowHeight,
     overscan,
@@ -79,12 +89,6 @@ export function useVirtualRows({ count, estimateRowHeight, overscan = 8, getRowK
       return size > 0 ? size : estimateRowHeight;
     },
   });
-  const items = virtualizer.getVirtualItems();
-  const rows = items.map((item, i) => ({ ...item, spaceBefore: item.start - (i > 0 ? items[i - 1]!.end : 0) }));
-  const last = items[items.length - 1];
-  const paddingBottom = last ? virtualizer.getTotalSize() - last.end : 0;
-  const measure = virtualizer.measureElement;
-  const measureRef = useCallback((element: HTMLTableRowElement | null) => measure(element), [measure]);
   const rowIndexOf = (target: EventTarget | null) => {
     const row = target instanceof Element ? target.closest<HTMLElement>('tr[data-index]') : null;
     return row ? Number(row.dataset.index) : null;
@@ -95,5 +99,28 @@ export function useVirtualRows({ count, estimateRowHeight, overscan = 8, getRowK
       if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocusedIndex(null);
     },
   };
+  const measure = virtualizer.measureElement;
+  const measureRef = useCallback(
+    (element: HTMLTableRowElement | null) => {
+      if (windowed) measure(element);
+    },
+    [measure, windowed],
+  );
+  if (!windowed) {
+    const rows = Array.from({ length: count }, (_, index) => ({
+      index,
+      key: getRowKey?.(index) ?? index,
+      start: index * estimateRowHeight,
+      end: (index + 1) * estimateRowHeight,
+      size: estimateRowHeight,
+      lane: 0,
+      spaceBefore: 0,
+    }));
+    return { scrollRef: setScrollElement, scrollElement, rows, paddingBottom: 0, measureRef, bodyProps };
+  }
+  const items = virtualizer.getVirtualItems();
+  const rows = items.map((item, i) => ({ ...item, spaceBefore: item.start - (i > 0 ? items[i - 1]!.end : 0) }));
+  const last = items[items.length - 1];
+  const paddingBottom = last ? virtualizer.getTotalSize() - last.end : 0;
   return { scrollRef: setScrollElement, scrollElement, rows, paddingBottom, measureRef, bodyProps };
 }

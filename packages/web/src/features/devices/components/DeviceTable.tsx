@@ -1,5 +1,5 @@
 import { Anchor, Checkbox, Table, VisuallyHidden } from '@mantine/core';
-import { Fragment, useEffect } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Can } from '../../../app/access';
 import { PATHS, pathTo } from '../../../app/paths';
@@ -55,7 +55,12 @@ export function DeviceTable({
     estimateRowHeight: ROW_HEIGHT,
     getRowKey: (index) => rows[index]?.id ?? index,
   });
+  // A new page, sort or filter starts at the top. Not on mount: the box starts there, and
+  // scrolling makes the browser lay the page out at once, inside the task that drew the rows.
+  const shownKey = useRef(resetKey);
   useEffect(() => {
+    if (shownKey.current === resetKey) return;
+    shownKey.current = resetKey;
     // jsdom's elements have no scrollTo.
     scrollElement?.scrollTo?.({ top: 0 });
   }, [resetKey, scrollElement]);
