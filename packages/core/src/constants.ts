@@ -4,6 +4,12 @@ export const PRODUCT_NAME = 'Patchwell';
 export const CONSOLE_BASE = '/console/';
 export const API_BASE = '/api';
 export const BESPOKE_BASE = '/bespoke';
+/**
+ * The id of the data block in which the server sends a signed-in user's profile with a
+ * console page (JSON `{ o, profile }`: the answer of `GET /api/users/self?o=`), read once by
+ * the console instead of asking for it (packages/server/src/http/console-profile.ts).
+ */
+export const CONSOLE_PROFILE_ELEMENT_ID = 'pw-profile';
 
 /** The `err` of `/console/login?err=…` after a refused SAML sign-in (the page shows the generic login failure). */
 export const SAML_SIGNIN_ERROR = 'saml_failed';

@@ -139,7 +139,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerAuthzCheck(app);
   await registerDocs(app, config);
 
-  const consoleFallback = await registerConsole(app, config.webDistDir);
+  const consoleFallback = await registerConsole(app, config.webDistDir, config);
   app.setNotFoundHandler((request, reply) => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (isRead && request.url.startsWith('/console/')) return consoleFallback(request, reply);

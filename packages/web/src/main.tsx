@@ -2,7 +2,7 @@
 import './app/mantine-styles';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { api } from './api/client';
@@ -32,10 +32,15 @@ window.addEventListener('vite:preloadError', onPreloadError);
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+// In a transition, React renders the first page in slices of a few milliseconds and lets the
+// browser answer input between them, instead of one long task as the scripts arrive.
+const root = createRoot(container);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+});

@@ -6,8 +6,12 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../db/client';
+import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
 import { createTestDb } from '../test/db';
-import { startTestApp, type TestApp } from '../test/app';
+import { bodyOf, startTestApp, type TestApp } from '../test/app';
+import { buildAccountWithUser } from '../test/factories';
+import { users } from '../db/schema';
+import { eq } from 'drizzle-orm';
 
 let handle: DbHandle;
 let dist: string;
@@ -59,7 +63,7 @@ beforeAll(async () => {
   await writeFile(
     path.join(dist, 'first-pages.json'),
     JSON.stringify([
-      { pattern: '^/console/?(login/?)?$', html: 'first-pages/login.html' },
+      { pattern: '^/console/?(login/?)?$', html: 'first-pages/login.html', signedOut: true },
       { pattern: '^/console/devices/?$', html: 'first-pages/devices.html' },
     ]),
   );
@@ -154,6 +158,63 @@ describe('the console under /console/', () => {
       expect(await res.text()).toContain('npm run build');
     } finally {
       await unbuilt.close();
+    }
+  });
+});
+
+describe('a signed-in page opened by address', () => {
+  const PROFILE_BLOCK = new RegExp(
+    `<script type="application/json" id="${CONSOLE_PROFILE_ELEMENT_ID}">(.*?)</script></body>`,
+  );
+  let cookie: string;
+  let zoneId: number;
+  beforeAll(async () => {
+    // A name that would close the element if it were written into the page as it is.
+    const { user, zone } = await buildAccountWithUser(handle.db);
+    zoneId = zone.id;
+    await handle.db.update(users).set({ firstname: '</script><script>alert(1)</script>' }).where(eq(users.id, user.id));
+    ({ cookie } = await t.signIn(user.email, user.password));
+  });
+
+  it('comes with the user’s profile for the zone asked, as GET /api/users/self answers it, never cached', async () => {
+    const res = await t.request(`/console/devices?o=${zoneId}`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const html = await res.text();
+    expect(html.replace(PROFILE_BLOCK, '</body>')).toBe(DEVICES_HTML);
+    const block = PROFILE_BLOCK.exec(html)![1]!;
+    expect(block).not.toContain('</script>');
+    const self = await bodyOf(await t.request(`/api/users/self?o=${zoneId}`, { headers: { cookie } }));
+    expect(JSON.parse(block)).toEqual({ o: zoneId, profile: self });
+    expect(self.firstname).toBe('</script><script>alert(1)</script>');
+  });
+
+  it('sends it on deep links too, compressed for a browser that accepts gzip', async () => {
+    const res = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      get(`${t.url}/console/software?o=${zoneId}`, { headers: { cookie, 'accept-encoding': 'gzip' } }, (r) => {
+        const parts: Buffer[] = [];
+        r.on('data', (part: Buffer) => parts.push(part));
+        r.on('end', () => resolve({ encoding: r.headers['content-encoding'], body: Buffer.concat(parts) }));
+      }).on('error', reject);
+    });
+    expect(res.encoding).toBe('gzip');
+    const html = gunzipSync(res.body).toString();
+    expect(JSON.parse(PROFILE_BLOCK.exec(html)![1]!).o).toBe(zoneId);
+    expect(html.replace(PROFILE_BLOCK, '</body>')).toBe(INDEX);
+  });
+
+  it('comes without one when the session is not valid, the zone is malformed, or the page is a signed-out one', async () => {
+    for (const [pathname, headers] of [
+      ['/console/devices?o=1', {}],
+      ['/console/devices?o=1', { cookie: 'pw_session=not-a-session' }],
+      [`/console/devices?o=abc`, { cookie }],
+      ['/console/login', { cookie }],
+    ] as const) {
+      const res = await t.request(pathname, { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).not.toContain(CONSOLE_PROFILE_ELEMENT_ID);
     }
   });
 });

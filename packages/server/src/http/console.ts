@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_BASE } from '@patchwell/core/constants';
+import type { Config } from '../config';
+import { profileDataBlock } from './console-profile';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -22,14 +25,17 @@ in the repository, then restart the server.</p>
  * unhashed files are revalidated on every load so a new release is picked up.
  * Returns the not-found handler for /console/* paths that are not files: the SPA's
  * index.html (deep links; for a first page, its copy that preloads the page's chunks, see
- * `readFirstPages`), a 404 for missing assets, or a "not built" page.
+ * `readFirstPages`), a 404 for missing assets, or a "not built" page. A signed-in page asked
+ * with a valid session cookie carries the user's profile (`console-profile.ts`).
  */
 export async function registerConsole(
   app: FastifyInstance,
   distDir: string,
-): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
+  config: Pick<Config, 'isHttps'>,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>> {
   const built = existsSync(path.join(distDir, 'index.html'));
   const firstPages = built ? readFirstPages(distDir) : [];
+  const index: Page = { html: 'index.html', signedOut: false, text: built ? readHtml(distDir, 'index.html') : '' };
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -50,7 +56,7 @@ export async function registerConsole(
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/console/login', 302));
   app.get('/console', { schema: { hide: true } }, (_request, reply) => reply.redirect(CONSOLE_BASE, 301));
 
-  const fallback = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  const fallback = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     if (!built) {
       return reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT_PAGE);
     }
@@ -59,9 +65,18 @@ export async function registerConsole(
     if (pathname.startsWith(`${CONSOLE_BASE}assets/`)) {
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
-    reply.header('cache-control', 'no-cache');
-    const html = firstPages.find((page) => page.pattern.test(pathname))?.html ?? 'index.html';
-    return reply.code(200).sendFile(html);
+    const page = firstPages.find((p) => p.pattern.test(pathname)) ?? index;
+    const profile = page.signedOut ? undefined : await profileDataBlock(app, config, request);
+    if (!profile) {
+      reply.header('cache-control', 'no-cache');
+      return reply.code(200).sendFile(page.html);
+    }
+    // The user's data: never stored by a cache. Before </body>: the preload links above it
+    // reach the browser first, and module scripts run only once the document is parsed.
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    const html = page.text.replace('</body>', `${profile}</body>`);
+    if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(html);
+    return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(gzipSync(html));
   };
   // The directory itself is not a file to @fastify/static (it would answer 403).
   app.get(CONSOLE_BASE, { schema: { hide: true } }, fallback);
@@ -71,7 +86,15 @@ export async function registerConsole(
 /** The table the console's build writes, by the name packages/web/first-pages.plugin.ts gives it. */
 const FIRST_PAGES_TABLE = 'first-pages.json';
 
-type FirstPage = { pattern: RegExp; html: string };
+/** An HTML file of the build, its text (composed with a profile), and whether its page is one of the signed-out ones. */
+type Page = { html: string; text: string; signedOut: boolean };
+type FirstPage = Page & { pattern: RegExp };
+
+function readHtml(distDir: string, html: string): string {
+  const text = readFileSync(path.join(distDir, html), 'utf8');
+  if (!text.includes('</body>')) throw new Error(`${html}: no </body>`);
+  return text;
+}
 
 /**
  * The first pages' address patterns and HTML files, from the build's table: each file is
@@ -84,7 +107,7 @@ function readFirstPages(distDir: string): FirstPage[] {
   if (!existsSync(file)) return [];
   const rows: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (!Array.isArray(rows)) throw new Error(`${file}: not a list of pages`);
-  return rows.map((row: { pattern?: unknown; html?: unknown }) => {
+  return rows.map((row: { pattern?: unknown; html?: unknown; signedOut?: unknown }) => {
     if (typeof row.pattern !== 'string' || typeof row.html !== 'string') {
       throw new Error(`${file}: each page needs a pattern and an html file`);
     }
@@ -92,6 +115,6 @@ function readFirstPages(distDir: string): FirstPage[] {
     if (html.startsWith('..') || path.isAbsolute(html) || !existsSync(path.join(distDir, html))) {
       throw new Error(`${file}: ${row.html} is not a file of the build`);
     }
-    return { pattern: new RegExp(row.pattern), html };
+    return { pattern: new RegExp(row.pattern), html, text: readHtml(distDir, html), signedOut: row.signedOut === true };
   });
 }

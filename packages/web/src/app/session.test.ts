@@ -1,6 +1,8 @@
 import { redirect } from 'react-router';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { api } from '../api/client';
+import { PROFILE_QUERY_KEY } from '../features/auth/session.api';
 import { buildProfile } from '../test/factories';
 import { testQueryClient } from '../test/render';
 import { startTestServer } from '../test/server';
@@ -92,6 +94,29 @@ describe('loadShell', () => {
     const shell = await loadShell(new Request('http://127.0.0.1/devices?o=1'), testQueryClient());
     expect(shell.zoneId).toBe(1);
     expect(shell.profile.orgs.length).toBeGreaterThan(0);
+  });
+
+  it('asks nothing when the page came with the profile (server/src/http/console-profile.ts)', async () => {
+    signedIn = true;
+    server.requests.length = 0;
+    const sent = buildProfile({ firstname: 'Sent' });
+    const element = Object.assign(document.createElement('script'), {
+      type: 'application/json',
+      id: CONSOLE_PROFILE_ELEMENT_ID,
+      textContent: JSON.stringify({ o: 1, profile: sent }),
+    });
+    document.body.append(element);
+    // jsdom records no navigation: the page was loaded from this address.
+    const loadedFrom = vi
+      .spyOn(performance, 'getEntriesByType')
+      .mockReturnValue([{ name: 'http://127.0.0.1/devices?o=1' } as PerformanceEntry]);
+    onTestFinished(() => loadedFrom.mockRestore());
+    const client = testQueryClient();
+    const shell = await loadShell(new Request('http://127.0.0.1/devices?o=1'), client);
+    expect(shell.profile).toEqual(sent);
+    expect(shell.zoneId).toBe(1);
+    expect(client.getQueryData(PROFILE_QUERY_KEY)).toEqual(sent);
+    expect(server.requests).toEqual([]);
   });
 
   it('goes to login with session-expired when the check fails, whatever the profile answered, without logging out', async () => {

@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from 'react-router';
 import { isApiError } from '../api/errors';
 import { checkSession, logout, profileQuery } from '../features/auth/session.api';
+import { takePageProfile } from './page-profile';
 import { consolePath, loginPath } from './paths';
 import { queryClient as defaultQueryClient } from './query-client';
 import { rememberCurrentOrg, storedCurrentOrg } from './storage';
@@ -19,7 +20,8 @@ export type ShellContext = {
  * The signed-in routes' loader (spec A section 4):
  * 1. check the session; failure → /login?redirect=<here> (+ err=session-expired on 401);
  * 2. load the profile (cached for 30 minutes; asked beside the check); failure → log out,
- *    /login?redirect=<here>;
+ *    /login?redirect=<here>; a page opened by address may have come with both answered (the
+ *    profile sent with the page, `page-profile.ts`);
  * 3. choose the zone (requested `o`/`org` the user has, else the stored one, else the first),
  *    store it, and make sure the URL carries it as `o`.
  */
@@ -27,28 +29,10 @@ export async function loadShell(request: Request, client: QueryClient = defaultQ
   const url = new URL(request.url);
   const here = consolePath(url);
 
-  // Both requests at once: every signed-in page opened by address waits one round trip, not
-  // two. The profile's answer counts only once the session check has passed (without a
-  // session it is a 401 too, and the check's failure decides where to go).
   const requested = requestedZoneId(url.searchParams);
-  const profileRequest = client.fetchQuery(profileQuery(requested));
-  profileRequest.catch(() => undefined);
-  try {
-    await checkSession();
-  } catch (error) {
-    if (request.signal.aborted) throw error;
-    throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
-  }
-
-  let profile: Profile;
-  try {
-    profile = await profileRequest;
-  } catch (error) {
-    if (request.signal.aborted) throw error;
-    await logout().catch(() => undefined);
-    client.clear();
-    throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
-  }
+  const sent = takePageProfile(request.url, requested);
+  if (sent) client.setQueryData(profileQuery(requested).queryKey, sent);
+  const profile = sent ?? (await askProfile(request, here, requested, client));
 
   const zone = chooseZone(profile.orgs, requested, storedCurrentOrg());
   if (zone) {
@@ -58,6 +42,36 @@ export async function loadShell(request: Request, client: QueryClient = defaultQ
     }
   }
   return { profile, zone, zoneId: zone?.id };
+}
+
+/**
+ * Steps 1 and 2 by asking the server. Both requests at once: every signed-in page opened by
+ * address waits one round trip, not two. The profile's answer counts only once the session
+ * check has passed (without a session it is a 401 too, and the check's failure decides where
+ * to go).
+ */
+async function askProfile(
+  request: Request,
+  here: string,
+  requested: number | undefined,
+  client: QueryClient,
+): Promise<Profile> {
+  const profileRequest = client.fetchQuery(profileQuery(requested));
+  profileRequest.catch(() => undefined);
+  try {
+    await checkSession();
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
+  }
+  try {
+    return await profileRequest;
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    await logout().catch(() => undefined);
+    client.clear();
+    throw redirect(loginPath({ redirect: here, expired: isApiError(error, 401) }));
+  }
 }
 
 // All loaders of one navigation receive the same Request: the shell is loaded once for it,

@@ -1,0 +1,56 @@
+import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildProfile } from '../test/factories';
+import { takePageProfile } from './page-profile';
+
+const LOADED_FROM = 'http://127.0.0.1/console/devices?o=1';
+
+/** The data block as the server writes it (server/src/http/console-profile.ts). */
+function sendWithPage(text: string) {
+  const element = document.createElement('script');
+  element.type = 'application/json';
+  element.id = CONSOLE_PROFILE_ELEMENT_ID;
+  element.textContent = text;
+  document.body.append(element);
+}
+
+afterEach(() => document.getElementById(CONSOLE_PROFILE_ELEMENT_ID)?.remove());
+
+describe('takePageProfile', () => {
+  const profile = buildProfile();
+
+  it('gives the profile sent with the page to the first loader of the page’s own address, once', () => {
+    sendWithPage(JSON.stringify({ o: 1, profile }));
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual(profile);
+    expect(document.getElementById(CONSOLE_PROFILE_ELEMENT_ID)).toBeNull();
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
+  });
+
+  it('is for the address the document was loaded from: a later page asks the server (and the block is dropped)', () => {
+    sendWithPage(JSON.stringify({ o: 1, profile }));
+    expect(takePageProfile('http://127.0.0.1/console/dashboard?o=1', 1, LOADED_FROM)).toBeUndefined();
+    expect(document.getElementById(CONSOLE_PROFILE_ELEMENT_ID)).toBeNull();
+  });
+
+  it('is for the zone it was asked with', () => {
+    sendWithPage(JSON.stringify({ o: 2, profile }));
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
+    sendWithPage(JSON.stringify({ o: null, profile }));
+    expect(takePageProfile('http://127.0.0.1/console/devices', undefined, 'http://127.0.0.1/console/devices')).toEqual(
+      profile,
+    );
+  });
+
+  it('ignores a block that is not a profile, and a page without one', () => {
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
+    sendWithPage('{"o":1,"profile":');
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
+    sendWithPage(JSON.stringify({ o: 1, profile: { name: 'not a profile' } }));
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
+  });
+
+  it('takes nothing when the document’s address is unknown', () => {
+    sendWithPage(JSON.stringify({ o: 1, profile }));
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, undefined)).toBeUndefined();
+  });
+});

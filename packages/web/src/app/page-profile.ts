@@ -1,0 +1,41 @@
+import { ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
+import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
+
+/** The address the document was loaded from (history changes do not move it), if known. */
+function documentUrl(): string | undefined {
+  const [entry] = performance.getEntriesByType?.('navigation') ?? [];
+  return entry?.name;
+}
+
+const pathAndQuery = (href: string) => {
+  const url = new URL(href, window.location.href);
+  return url.pathname + url.search;
+};
+
+/**
+ * The profile the server sent with the page (server/src/http/console-profile.ts), for the
+ * signed-in route's first loader: taken once, and only for the address the document was
+ * loaded from and the zone it asked for. Any later loader asks the server: the data block
+ * belongs to the session of the page's load, and by then the user may have signed out, or in
+ * as someone else (an invitation accepted in the same tab). Undefined when the page came
+ * without one, or it is not for this request, or not a profile.
+ */
+export function takePageProfile(
+  requestUrl: string,
+  requested: number | undefined,
+  loadedFrom: string | undefined = documentUrl(),
+): Profile | undefined {
+  const element = document.getElementById(CONSOLE_PROFILE_ELEMENT_ID);
+  if (!element) return undefined;
+  element.remove();
+  if (loadedFrom === undefined || pathAndQuery(loadedFrom) !== pathAndQuery(requestUrl)) return undefined;
+  let data: { o?: unknown; profile?: unknown };
+  try {
+    data = JSON.parse(element.textContent ?? '') as typeof data;
+  } catch {
+    return undefined;
+  }
+  if ((data.o ?? undefined) !== requested) return undefined;
+  const parsed = ZProfile.safeParse(data.profile);
+  return parsed.success ? parsed.data : undefined;
+}
