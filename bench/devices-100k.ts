@@ -27,7 +27,7 @@ import autocannon from 'autocannon';
 import { generateMachine } from '@patchwell/agent/simulate/inventory';
 import { SEED, enrollBodyOf, inventoryOf, seedDevices, seededHash, seededToken, statusOf } from './devices-seed';
 import { startServer, type Running } from './server';
-import { cpuSeconds, rssMb, load, pct } from './proc';
+import { cpuSeconds, rssMb, load, pct, pool } from './proc';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const SAMPLE = Math.min(DEVICES, Number(process.env.SAMPLE ?? 1000));
@@ -64,23 +64,6 @@ function rssSampler(pid: number) {
     peak: () => Math.max(peak, rssMb(pid)),
     stop: () => clearInterval(timer),
   };
-}
-
-/** Runs `fn` over 0…n-1 with `concurrency` at a time; returns each call's latency, sorted. */
-async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<number[]> {
-  const latencies: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        const i = next++;
-        const t = performance.now();
-        await fn(i);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  return latencies.sort((a, b) => a - b);
 }
 
 async function signIn(url: string) {

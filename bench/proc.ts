@@ -40,3 +40,20 @@ export async function memoryParts(url: string): Promise<{ heapUsed: number; heap
     external: mb('nodejs_external_memory_bytes'),
   };
 }
+
+/** Runs `fn` over 0…n-1 with `concurrency` at a time; returns each call's latency, sorted. */
+export async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        await fn(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return latencies.sort((a, b) => a - b);
+}
