@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
 
 /** A route's code could not be downloaded (usually: a new version replaced the old files). */
 export class ChunkLoadError extends Error {
@@ -63,11 +64,15 @@ export const loadBeyondLogin = () => import('./mantine-styles-rest');
  * A react-router `lazy` for a page module: loads `load()`, takes the named component, and
  * turns a failed download into ChunkLoadError so the error boundary shows the reload modal.
  * The page also waits for the rest of Mantine's styles, unless `isFirstPage` (the login page).
+ * `route` adds what else the module gives its route (a loader that asks for the page's data).
  */
 export function lazyPage<M>(
   load: () => Promise<M>,
   pick: (module: M) => ComponentType,
-  { isFirstPage = false }: { isFirstPage?: boolean } = {},
+  {
+    isFirstPage = false,
+    route,
+  }: { isFirstPage?: boolean; route?: (module: M) => Pick<RouteObject, 'loader' | 'shouldRevalidate'> } = {},
 ) {
   return async () => {
     let module: M;
@@ -80,7 +85,7 @@ export function lazyPage<M>(
       chunkFailure.report();
       throw new ChunkLoadError(error);
     }
-    return { Component: pick(module) };
+    return { Component: pick(module), ...route?.(module) };
   };
 }
 

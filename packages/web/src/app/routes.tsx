@@ -35,6 +35,7 @@ const shellRoutes: RouteObject[] = [
     lazy: lazyPage(
       () => import('../features/devices/DevicesPage'),
       (m) => m.DevicesPage,
+      { route: (m) => ({ loader: m.devicesLoader(), shouldRevalidate: m.devicesShouldRevalidate }) },
     ),
   },
   {

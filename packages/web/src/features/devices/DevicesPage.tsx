@@ -5,7 +5,7 @@ import { canFor } from '../../app/access';
 import { useShell } from '../../app/shell-context';
 import { CONSOLE_TEXTS } from '../../texts';
 import { TablePager } from '../../ui/table/TablePager';
-import { activeFilters, apiPaging } from '../../ui/table/table-query';
+import { activeFilters } from '../../ui/table/table-query';
 import { useTableQuery } from '../../ui/table/useTableQuery';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useGroups } from '../groups/groups.api';
@@ -15,9 +15,12 @@ import { DeviceFilters } from './components/DeviceFilters';
 import { DeviceTable } from './components/DeviceTable';
 import { DEVICE_FILTERS } from './device-filters';
 import { devicesExportHref, useDevices } from './devices.api';
+import { deviceListParams } from './devices.loader';
 import { useDeviceActions } from './useDeviceActions';
 
 const T = CONSOLE_TEXTS.devices;
+
+export { devicesLoader, devicesShouldRevalidate } from './devices.loader';
 
 /** /devices: the zone's devices, server-paged, sorted and filtered, with bulk and row actions. */
 export function DevicesPage() {
@@ -27,7 +30,7 @@ export function DevicesPage() {
   const table = useTableQuery(DEVICE_FILTERS, 'search');
   const { query } = table;
   const filters = activeFilters(query.filters);
-  const apiQuery = { ...apiPaging(query), ...filters };
+  const apiQuery = deviceListParams(query);
   const queryKey = JSON.stringify(apiQuery);
   const devices = useDevices(zoneId, apiQuery);
   const groups = useGroups(zoneId);

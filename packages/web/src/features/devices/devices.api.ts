@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, encodeQuery, type QueryValue } from '../../api/client';
 import {
   ZAgentInfo,
@@ -28,14 +28,17 @@ export const isCommandOpen = (c: DeviceCommand) => c.status === 'pending' || c.s
 /** While a device has an open command, its details refresh this often (live status). */
 export const LIVE_STATUS_POLL_MS = 5_000;
 
-/** `GET /api/servers?o=&page=&limit=&sort=&<filters>`. */
-export function useDevices(zoneId: number, query: Record<string, QueryValue>) {
-  return useQuery({
+/** `GET /api/servers?o=&page=&limit=&sort=&<filters>`: the page's query and its route loader's. */
+export function devicesQuery(zoneId: number, query: Record<string, QueryValue>) {
+  return queryOptions({
     queryKey: deviceKeys.list(zoneId, query),
     queryFn: ({ signal }) =>
       api.request('/api/servers', { query: { o: zoneId, ...query }, schema: ZDeviceList, signal }),
-    placeholderData: keepPreviousData,
   });
+}
+
+export function useDevices(zoneId: number, query: Record<string, QueryValue>) {
+  return useQuery({ ...devicesQuery(zoneId, query), placeholderData: keepPreviousData });
 }
 
 /** The CSV export of the filtered list (`GET /api/servers/export.csv`), as a download link. */

@@ -4,7 +4,7 @@ import {
   type CreateServerGroupBody,
   type UpdateServerGroupBody,
 } from '@patchwell/core/devices/groups.schema';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
 /** Group calls (docs/api/devices-agent-contract.md; spec B section 7 sends `internal=1`). */
@@ -15,12 +15,16 @@ export const groupKeys = {
 };
 
 /** `GET /api/servergroups?o=`. */
-export function useGroups(zoneId: number) {
-  return useQuery({
+export function groupsQuery(zoneId: number) {
+  return queryOptions({
     queryKey: groupKeys.list(zoneId),
     queryFn: ({ signal }) =>
       api.request('/api/servergroups', { query: { o: zoneId }, schema: ZServerGroupList, signal }),
   });
+}
+
+export function useGroups(zoneId: number) {
+  return useQuery(groupsQuery(zoneId));
 }
 
 /** `GET /api/servergroups/{id}?o=&internal=1`. */
