@@ -1,5 +1,6 @@
 import { redirect, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
 import { lazyPage } from './chunks';
+import { onTheWayIn } from './page-data';
 import { legacyRoutes } from './legacy.routes';
 import { PATHS } from './paths';
 import { FullPlainLayout, PlainLayout, WidePlainLayout } from './PlainLayout';
@@ -21,6 +22,7 @@ const shellRoutes: RouteObject[] = [
     lazy: lazyPage(
       () => import('../features/dashboard/DashboardPage'),
       (m) => m.DashboardPage,
+      { route: (m) => ({ loader: m.dashboardLoader(), shouldRevalidate: onTheWayIn }) },
     ),
   },
   {
@@ -35,7 +37,7 @@ const shellRoutes: RouteObject[] = [
     lazy: lazyPage(
       () => import('../features/devices/DevicesPage'),
       (m) => m.DevicesPage,
-      { route: (m) => ({ loader: m.devicesLoader(), shouldRevalidate: m.devicesShouldRevalidate }) },
+      { route: (m) => ({ loader: m.devicesLoader(), shouldRevalidate: onTheWayIn }) },
     ),
   },
   {

@@ -24,6 +24,8 @@ import { useFleetDashboard } from './dashboard.api';
 
 const T = CONSOLE_TEXTS.dashboard;
 
+export { dashboardLoader } from './dashboard.api';
+
 /**
  * /dashboard: the quick start guide until the account has completed it (spec A section 4;
  * see redirectsToOnboarding), then the fleet at a glance.

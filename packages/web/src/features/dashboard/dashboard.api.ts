@@ -1,7 +1,8 @@
 import { ZDashboard } from '@patchwell/core/devices/devices.schema';
 import { ZFleetDashboard } from '@patchwell/core/reports/dashboard.schema';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { pageDataLoader } from '../../app/page-data';
 
 export const dashboardKeys = {
   zone: (zoneId: number) => ['dashboard', zoneId] as const,
@@ -17,10 +18,21 @@ export function useDashboard(zoneId: number) {
 }
 
 /** `GET /api/reports/dashboard?o=`: the fleet at a glance (computed at most every five minutes). */
-export function useFleetDashboard(zoneId: number) {
-  return useQuery({
+export function fleetDashboardQuery(zoneId: number) {
+  return queryOptions({
     queryKey: dashboardKeys.fleet(zoneId),
     queryFn: ({ signal }) =>
       api.request('/api/reports/dashboard', { query: { o: zoneId }, schema: ZFleetDashboard, signal }),
   });
 }
+
+export function useFleetDashboard(zoneId: number) {
+  return useQuery(fleetDashboardQuery(zoneId));
+}
+
+/**
+ * The dashboard route's loader: the fleet at a glance. Asked also for an account still on the
+ * quick start (the page then shows the guide): the shell's profile, which tells, loads beside it.
+ */
+export const dashboardLoader = (client?: QueryClient) =>
+  pageDataLoader((c, zoneId) => [c.ensureQueryData(fleetDashboardQuery(zoneId))], client);

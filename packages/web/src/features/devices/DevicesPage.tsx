@@ -20,7 +20,7 @@ import { useDeviceActions } from './useDeviceActions';
 
 const T = CONSOLE_TEXTS.devices;
 
-export { devicesLoader, devicesShouldRevalidate } from './devices.loader';
+export { devicesLoader } from './devices.loader';
 
 /** /devices: the zone's devices, server-paged, sorted and filtered, with bulk and row actions. */
 export function DevicesPage() {

@@ -7,7 +7,8 @@ import { startTestServer } from '../../test/server';
 import { readTableQuery } from '../../ui/table/table-query';
 import { DEVICE_FILTERS } from './device-filters';
 import { devicesQuery } from './devices.api';
-import { deviceListParams, devicesLoader, devicesShouldRevalidate } from './devices.loader';
+import { onTheWayIn } from '../../app/page-data';
+import { deviceListParams, devicesLoader } from './devices.loader';
 import { groupsQuery } from '../groups/groups.api';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -69,7 +70,7 @@ describe('the devices route’s loader', () => {
         nextUrl: new URL(to, 'http://127.0.0.1'),
         defaultShouldRevalidate: true,
       }) as ShouldRevalidateFunctionArgs;
-    expect(devicesShouldRevalidate(args('/console/devices?o=4', '/console/devices?o=4&page=2'))).toBe(false);
-    expect(devicesShouldRevalidate(args('/console/dashboard?o=4', '/console/devices?o=4'))).toBe(true);
+    expect(onTheWayIn(args('/console/devices?o=4', '/console/devices?o=4&page=2'))).toBe(false);
+    expect(onTheWayIn(args('/console/dashboard?o=4', '/console/devices?o=4'))).toBe(true);
   });
 });

@@ -1,0 +1,34 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs, ShouldRevalidateFunctionArgs } from 'react-router';
+import { queryClient as defaultQueryClient } from './query-client';
+import { requestedZoneId } from './zone';
+
+/**
+ * A page's route loader that puts the data its first render shows in the query cache, asked
+ * beside the shell's loader. The page's rows or figures are then drawn in the first render,
+ * which React slices (main.tsx), instead of in a second one when the answers arrive, which a
+ * query's store subscription makes one long task. `ask` starts the page's queries
+ * (`client.ensureQueryData`) for the zone of the address; a failure is left to the page's own
+ * query, which shows it.
+ */
+export function pageDataLoader(
+  ask: (client: QueryClient, zoneId: number, url: URL) => Promise<unknown>[],
+  client: QueryClient = defaultQueryClient,
+) {
+  return async ({ request }: LoaderFunctionArgs): Promise<null> => {
+    const url = new URL(request.url);
+    // Without a zone the shell's loader redirects to the address with one; this runs again then.
+    const zoneId = requestedZoneId(url.searchParams);
+    if (zoneId !== undefined) await Promise.allSettled(ask(client, zoneId, url));
+    return null;
+  };
+}
+
+/**
+ * Such a loader runs on the way into its page only: a new page, sort or filter of a list is
+ * the page's own query (it keeps the rows shown while the next ones load), not a navigation
+ * that waits.
+ */
+export function onTheWayIn({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+  return currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
+}
