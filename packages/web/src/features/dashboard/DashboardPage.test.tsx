@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
 import { buildProfile } from '../../test/factories';
-import { renderInShell } from '../../test/render';
+import { renderInShell, testQueryClient } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { buildPrepatchReport, quietChartSizeWarnings } from '../reports/reports.factories';
+import { fleetDashboardQuery } from './dashboard.api';
+import { dashboardLoader } from './dashboard.loader';
 import { DashboardPage } from './DashboardPage';
 
 const T = CONSOLE_TEXTS.dashboard;
@@ -150,5 +152,20 @@ describe('the redirect to /onboarding (spec A section 4)', () => {
     answer = { status: 200, body: buildDashboard() };
     renderInShell(routes, '/dashboard?o=1', { profile: buildProfile({ account_completed_qsg: true }) });
     expect(await screen.findByRole('heading', { name: T.title })).toBeInTheDocument();
+  });
+});
+
+describe('the dashboard route’s loader', () => {
+  it('puts the zone’s fleet at a glance in the cache before the page renders, and nothing without a zone', async () => {
+    answer = { status: 200, body: buildDashboard() };
+    const client = testQueryClient();
+    const load = (url: string) =>
+      dashboardLoader(client)({ request: new Request(url), params: {}, context: undefined } as never);
+    server.requests.length = 0;
+    await load('http://127.0.0.1/console/dashboard');
+    expect(server.requests).toEqual([]);
+    await load('http://127.0.0.1/console/dashboard?o=3');
+    expect(client.getQueryData(fleetDashboardQuery(3).queryKey)).toEqual(buildDashboard());
+    expect(server.requests.map((r) => r.query.get('o'))).toEqual(['3']);
   });
 });

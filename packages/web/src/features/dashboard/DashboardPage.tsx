@@ -24,7 +24,7 @@ import { useFleetDashboard } from './dashboard.api';
 
 const T = CONSOLE_TEXTS.dashboard;
 
-export { dashboardLoader } from './dashboard.api';
+export { dashboardLoader } from './dashboard.loader';
 
 /**
  * /dashboard: the quick start guide until the account has completed it (spec A section 4;

@@ -1,8 +1,7 @@
 import { ZDashboard } from '@patchwell/core/devices/devices.schema';
 import { ZFleetDashboard } from '@patchwell/core/reports/dashboard.schema';
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { pageDataLoader } from '../../app/page-data';
 
 export const dashboardKeys = {
   zone: (zoneId: number) => ['dashboard', zoneId] as const,
@@ -29,10 +28,3 @@ export function fleetDashboardQuery(zoneId: number) {
 export function useFleetDashboard(zoneId: number) {
   return useQuery(fleetDashboardQuery(zoneId));
 }
-
-/**
- * The dashboard route's loader: the fleet at a glance. Asked also for an account still on the
- * quick start (the page then shows the guide): the shell's profile, which tells, loads beside it.
- */
-export const dashboardLoader = (client?: QueryClient) =>
-  pageDataLoader((c, zoneId) => [c.ensureQueryData(fleetDashboardQuery(zoneId))], client);
