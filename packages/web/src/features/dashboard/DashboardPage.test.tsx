@@ -157,15 +157,21 @@ describe('the redirect to /onboarding (spec A section 4)', () => {
 
 describe('the dashboard route’s loader', () => {
   it('puts the zone’s fleet at a glance in the cache before the page renders, and nothing without a zone', async () => {
-    answer = { status: 200, body: buildDashboard() };
-    const client = testQueryClient();
-    const load = (url: string) =>
-      dashboardLoader(client)({ request: new Request(url), params: {}, context: undefined } as never);
-    server.requests.length = 0;
-    await load('http://127.0.0.1/console/dashboard');
-    expect(server.requests).toEqual([]);
-    await load('http://127.0.0.1/console/dashboard?o=3');
-    expect(client.getQueryData(fleetDashboardQuery(3).queryKey)).toEqual(buildDashboard());
-    expect(server.requests.map((r) => r.query.get('o'))).toEqual(['3']);
+    // A server of its own; the pages above may still be asking the client's address (zone 1).
+    const own = await startTestServer({ 'GET /api/reports/dashboard': () => ({ body: buildDashboard() }) });
+    api.configure({ baseUrl: own.url });
+    try {
+      const client = testQueryClient();
+      const load = (url: string) =>
+        dashboardLoader(client)({ request: new Request(url), params: {}, context: undefined } as never);
+      await load('http://127.0.0.1/console/dashboard');
+      expect(own.requests.filter((r) => !r.query.has('o'))).toEqual([]);
+      await load('http://127.0.0.1/console/dashboard?o=3');
+      expect(client.getQueryData(fleetDashboardQuery(3).queryKey)).toEqual(buildDashboard());
+      expect(own.requests.filter((r) => r.query.get('o') === '3')).toHaveLength(1);
+    } finally {
+      api.configure({ baseUrl: server.url });
+      await own.close();
+    }
   });
 });
