@@ -25,6 +25,13 @@ export function pageDataLoader(
 }
 
 /**
+ * How long a page's data from its loader counts as fresh: the page's query, mounted right
+ * after, shows it without asking again (with TanStack's default of 0 it asked the same page
+ * twice, and the second answer cost another render). Coming back to the page later asks anew.
+ */
+export const PAGE_DATA_FRESH_MS = 5_000;
+
+/**
  * Such a loader runs on the way into its page only: a new page, sort or filter of a list is
  * the page's own query (it keeps the rows shown while the next ones load), not a navigation
  * that waits.

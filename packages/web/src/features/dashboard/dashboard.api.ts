@@ -2,6 +2,7 @@ import { ZDashboard } from '@patchwell/core/devices/devices.schema';
 import { ZFleetDashboard } from '@patchwell/core/reports/dashboard.schema';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { PAGE_DATA_FRESH_MS } from '../../app/page-data';
 
 export const dashboardKeys = {
   zone: (zoneId: number) => ['dashboard', zoneId] as const,
@@ -20,6 +21,7 @@ export function useDashboard(zoneId: number) {
 export function fleetDashboardQuery(zoneId: number) {
   return queryOptions({
     queryKey: dashboardKeys.fleet(zoneId),
+    staleTime: PAGE_DATA_FRESH_MS,
     queryFn: ({ signal }) =>
       api.request('/api/reports/dashboard', { query: { o: zoneId }, schema: ZFleetDashboard, signal }),
   });

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, 
 import { api } from '../../api/client';
 import { CONSOLE_TEXTS } from '../../texts';
 import { buildDevice, buildGroup, buildProfile } from '../../test/factories';
-import { renderInShell } from '../../test/render';
+import { renderInShell, testQueryClient } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { DevicesPage } from './DevicesPage';
+import { devicesLoader } from './devices.loader';
 import { WINDOW_FROM_ROWS } from '../../ui/table/useVirtualRows';
 
 const T = CONSOLE_TEXTS.devices;
@@ -191,6 +192,23 @@ describe('bulk actions', () => {
     await loaded();
     expect(screen.queryByRole('button', { name: T.bulkActions })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: T.exportCsv })).toBeInTheDocument();
+  });
+});
+
+describe('with its route’s loader', () => {
+  it('draws the loader’s rows and groups without asking for them again', async () => {
+    const client = testQueryClient();
+    renderInShell(
+      [{ path: '/devices', element: <DevicesPage />, loader: devicesLoader(client) }],
+      '/devices?o=1',
+      { profile: buildProfile() },
+      client,
+    );
+    await loaded();
+    await waitFor(() => expect(client.isFetching()).toBe(0));
+    const asked = (path: string) => server.requests.filter((r) => r.path === path && r.query.get('o') === '1');
+    expect(asked('/api/servers')).toHaveLength(1);
+    expect(asked('/api/servergroups')).toHaveLength(1);
   });
 });
 

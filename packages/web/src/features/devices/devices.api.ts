@@ -9,6 +9,7 @@ import {
   ZDevicePackageList,
 } from '@patchwell/core/devices/devices.schema';
 import type { BatchBody, DeviceCommand, QueueCommandType, UpdateDeviceBody } from './devices.types';
+import { PAGE_DATA_FRESH_MS } from '../../app/page-data';
 
 /** Device calls (docs/api/devices-agent-contract.md, "Devices"). Every call carries the zone as `o`. */
 export const deviceKeys = {
@@ -32,6 +33,7 @@ export const LIVE_STATUS_POLL_MS = 5_000;
 export function devicesQuery(zoneId: number, query: Record<string, QueryValue>) {
   return queryOptions({
     queryKey: deviceKeys.list(zoneId, query),
+    staleTime: PAGE_DATA_FRESH_MS,
     queryFn: ({ signal }) =>
       api.request('/api/servers', { query: { o: zoneId, ...query }, schema: ZDeviceList, signal }),
   });

@@ -6,6 +6,7 @@ import {
 } from '@patchwell/core/devices/groups.schema';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { PAGE_DATA_FRESH_MS } from '../../app/page-data';
 
 /** Group calls (docs/api/devices-agent-contract.md; spec B section 7 sends `internal=1`). */
 export const groupKeys = {
@@ -18,6 +19,7 @@ export const groupKeys = {
 export function groupsQuery(zoneId: number) {
   return queryOptions({
     queryKey: groupKeys.list(zoneId),
+    staleTime: PAGE_DATA_FRESH_MS,
     queryFn: ({ signal }) =>
       api.request('/api/servergroups', { query: { o: zoneId }, schema: ZServerGroupList, signal }),
   });
