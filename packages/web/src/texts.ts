@@ -377,6 +377,7 @@ export const CONSOLE_TEXTS = {
     compliancePercent: 'Compliant devices',
     complianceTrend: 'Compliance over the last 30 days',
     percentLabel: 'Compliant (%)',
+    noFigure: 'no figure',
     noPercent: 'No devices',
     missingCritical: (days: number) => `Devices missing critical patches for more than ${days} days`,
     bySeverity: 'Pending patches by severity',

@@ -7,14 +7,13 @@ import { CONSOLE_TEXTS } from '../../texts';
 import { buildProfile } from '../../test/factories';
 import { renderInShell, testQueryClient } from '../../test/render';
 import { startTestServer } from '../../test/server';
-import { buildPrepatchReport, quietChartSizeWarnings } from '../reports/reports.factories';
+import { buildPrepatchReport } from '../reports/reports.factories';
 import { fleetDashboardQuery } from './dashboard.api';
 import { dashboardLoader } from './dashboard.loader';
 import { DashboardPage } from './DashboardPage';
 
 const T = CONSOLE_TEXTS.dashboard;
 let server: Awaited<ReturnType<typeof startTestServer>>;
-let restoreWarn: () => void;
 let answer: { status: number; body: unknown };
 
 function buildDashboard(overrides: Partial<FleetDashboard> = {}): FleetDashboard {
@@ -62,7 +61,6 @@ function buildDashboard(overrides: Partial<FleetDashboard> = {}): FleetDashboard
 }
 
 beforeAll(async () => {
-  restoreWarn = quietChartSizeWarnings();
   server = await startTestServer({ 'GET /api/reports/dashboard': () => answer });
   api.configure({ baseUrl: server.url });
 });
@@ -70,7 +68,6 @@ beforeAll(async () => {
 afterAll(async () => {
   api.configure({ baseUrl: undefined });
   await server.close();
-  restoreWarn();
 });
 
 const routes = [
@@ -106,6 +103,15 @@ describe('dashboard', () => {
     );
     const failures = screen.getByRole('region', { name: T.recentFailures });
     expect(within(failures).getByRole('link', { name: 'web-01' })).toHaveAttribute('href', '/devices/21?o=1');
+  });
+
+  it('draws both charts in their cards', async () => {
+    answer = { status: 200, body: buildDashboard() };
+    renderInShell(routes, '/dashboard?o=1', { profile: buildProfile() });
+    const trend = await screen.findByRole('region', { name: T.complianceTrend });
+    expect(within(trend).getByRole('img', { name: T.complianceTrend })).toBeInTheDocument();
+    const activity = screen.getByRole('region', { name: T.activity });
+    expect(within(activity).getByRole('img', { name: T.activity })).toBeInTheDocument();
   });
 
   it('says so truthfully when the zone has no devices, with the way to add some', async () => {
