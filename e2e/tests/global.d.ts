@@ -2,6 +2,8 @@
 declare global {
   interface Window {
     __patchwellPageViews?: { type: string; path: string }[];
+    /** What the shell spec's page recorded of `securitypolicyviolation` events. */
+    cspViolations?: string[];
   }
 }
 export {};

@@ -98,3 +98,20 @@ test.describe('console shell', () => {
     await expect(page.getByRole('dialog').getByRole('link', { name: 'Devices', exact: true })).toBeVisible();
   });
 });
+
+test.describe('the console’s content security policy', () => {
+  test('no page breaks it, from the sign-in to the devices list', async ({ page }) => {
+    // zod tried `new Function` (its JIT) at the first parse, which `script-src 'self'` refuses.
+    await page.addInitScript(() => {
+      window.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.cspViolations?.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+    await signIn(page);
+    await expectShell(page);
+    await page.getByRole('banner').getByRole('link', { name: 'Devices', exact: true }).click();
+    await expect(page.getByRole('table', { name: 'Devices' })).toBeVisible();
+    expect(await page.evaluate(() => window.cspViolations)).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import './app/zod-config';
 // The login page's share of Mantine's styles; other pages load the rest (app/chunks.ts).
 import './app/mantine-styles';
 import '@mantine/notifications/styles.css';
