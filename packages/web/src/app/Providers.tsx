@@ -18,7 +18,15 @@ export function Providers({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env} defaultColorScheme="light">
+      {/* The theme's variables come from theme-variables.css (main.tsx), written from this theme
+          and resolver by theme-variables.test.tsx: computing them held every first paint. */}
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        withCssVariables={false}
+        env={env}
+        defaultColorScheme="light"
+      >
         {/* Mounted with the first snackbar (ui/notifications-host.ts). */}
         <DeferredNotificationsHost />
         {/* Mounted with the first confirmation asked for (ui/modals-host.ts). */}
