@@ -9,6 +9,7 @@ import { SortableTh } from '../../../ui/table/SortableTh';
 import type { TableSort } from '../../../ui/table/table-query';
 import { useVirtualRows } from '../../../ui/table/useVirtualRows';
 import { VirtualSpacerRow } from '../../../ui/table/VirtualSpacerRow';
+import { BodyCell, BodyRow } from '../../../ui/table/BodyCells';
 import { DEVICE_SORT_FIELDS } from '../device-filters';
 import { deviceLabel } from '../device-label';
 import type { Device } from '../devices.types';
@@ -114,30 +115,30 @@ export function DeviceTable({
             return (
               <Fragment key={d.id}>
                 <VirtualSpacerRow height={item.spaceBefore} colSpan={COLUMN_COUNT} />
-                <Table.Tr
+                <BodyRow
                   ref={measureRef}
                   data-index={item.index}
                   aria-rowindex={item.index + 2}
-                  bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
+                  style={isSelected ? { background: 'var(--mantine-primary-color-light)' } : undefined}
                 >
-                  <Table.Td>
+                  <BodyCell>
                     <Checkbox
                       aria-label={CONSOLE_TEXTS.table.selectRow(label)}
                       checked={isSelected}
                       onChange={() => toggle(d.id)}
                     />
-                  </Table.Td>
-                  <Table.Td>
+                  </BodyCell>
+                  <BodyCell>
                     <Anchor component={Link} to={withZone(pathTo(PATHS.deviceDetail, { deviceId: d.id }), zoneId)}>
                       {label}
                     </Anchor>
-                  </Table.Td>
+                  </BodyCell>
                   <DeviceStateCells device={d} />
-                  <Table.Td>{d.tags.join(', ')}</Table.Td>
-                  <Table.Td>
+                  <BodyCell>{d.tags.join(', ')}</BodyCell>
+                  <BodyCell>
                     <DeviceRowActions zoneId={zoneId} device={d} can={can} actions={actions} />
-                  </Table.Td>
-                </Table.Tr>
+                  </BodyCell>
+                </BodyRow>
               </Fragment>
             );
           })}
