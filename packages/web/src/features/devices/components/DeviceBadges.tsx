@@ -1,17 +1,15 @@
-import { Badge, VisuallyHidden } from '@mantine/core';
+import { VisuallyHidden } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { Hint } from '../../../ui/Hint';
+import { LightBadge } from '../../../ui/LightBadge';
 import type { CommandStatus, Compliance, Severity } from '../devices.types';
-
-// A status word is short: show it whole rather than cut to "ONLI…" in a narrow table column.
-const WHOLE = { label: { overflow: 'visible' } } as const;
 
 /** Online or offline, from `connected`. */
 export function DeviceStatusBadge({ isOnline }: { isOnline: boolean }) {
   return (
-    <Badge color={isOnline ? 'green' : 'gray'} variant="light" styles={WHOLE}>
+    <LightBadge color={isOnline ? 'green' : 'gray'}>
       {isOnline ? CONSOLE_TEXTS.devices.online : CONSOLE_TEXTS.devices.offline}
-    </Badge>
+    </LightBadge>
   );
 }
 
@@ -23,15 +21,10 @@ const COMPLIANCE_COLORS: Record<Compliance, string> = { compliant: 'green', pend
  */
 export function ComplianceBadge({ compliance, reason }: { compliance: Compliance; reason?: string }) {
   const badge = (
-    <Badge
-      color={COMPLIANCE_COLORS[compliance] ?? 'gray'}
-      variant="light"
-      styles={WHOLE}
-      tabIndex={reason ? 0 : undefined}
-    >
+    <LightBadge color={COMPLIANCE_COLORS[compliance] ?? 'gray'} tabIndex={reason ? 0 : undefined}>
       {CONSOLE_TEXTS.compliance[compliance] ?? compliance}
       {reason && <VisuallyHidden>: {reason}</VisuallyHidden>}
-    </Badge>
+    </LightBadge>
   );
   if (!reason) return badge;
   return (
@@ -52,11 +45,7 @@ const SEVERITY_COLORS: Record<Severity, string> = {
 
 export function SeverityBadge({ severity }: { severity: Severity | null | undefined }) {
   const s = severity ?? 'unknown';
-  return (
-    <Badge color={SEVERITY_COLORS[s] ?? 'gray'} variant="light" styles={WHOLE}>
-      {CONSOLE_TEXTS.severity[s] ?? s}
-    </Badge>
-  );
+  return <LightBadge color={SEVERITY_COLORS[s] ?? 'gray'}>{CONSOLE_TEXTS.severity[s] ?? s}</LightBadge>;
 }
 
 const COMMAND_COLORS: Record<CommandStatus, string> = {
@@ -71,8 +60,6 @@ const COMMAND_COLORS: Record<CommandStatus, string> = {
 /** The job-result states of spec B section 4. */
 export function CommandStatusBadge({ status }: { status: CommandStatus }) {
   return (
-    <Badge color={COMMAND_COLORS[status] ?? 'gray'} variant="light" styles={WHOLE}>
-      {CONSOLE_TEXTS.commandStatus[status] ?? status}
-    </Badge>
+    <LightBadge color={COMMAND_COLORS[status] ?? 'gray'}>{CONSOLE_TEXTS.commandStatus[status] ?? status}</LightBadge>
   );
 }
