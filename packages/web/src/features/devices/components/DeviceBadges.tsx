@@ -1,15 +1,17 @@
-import { VisuallyHidden } from '@mantine/core';
+import { Badge, VisuallyHidden } from '@mantine/core';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { Hint } from '../../../ui/Hint';
-import { LightBadge } from '../../../ui/LightBadge';
 import type { CommandStatus, Compliance, Severity } from '../devices.types';
+
+// A status word is short: show it whole rather than cut to "ONLI…" in a narrow table column.
+const WHOLE = { label: { overflow: 'visible' } } as const;
 
 /** Online or offline, from `connected`. */
 export function DeviceStatusBadge({ isOnline }: { isOnline: boolean }) {
   return (
-    <LightBadge color={isOnline ? 'green' : 'gray'}>
+    <Badge color={isOnline ? 'green' : 'gray'} variant="light" styles={WHOLE}>
       {isOnline ? CONSOLE_TEXTS.devices.online : CONSOLE_TEXTS.devices.offline}
-    </LightBadge>
+    </Badge>
   );
 }
 
@@ -21,10 +23,15 @@ const COMPLIANCE_COLORS: Record<Compliance, string> = { compliant: 'green', pend
  */
 export function ComplianceBadge({ compliance, reason }: { compliance: Compliance; reason?: string }) {
   const badge = (
-    <LightBadge color={COMPLIANCE_COLORS[compliance] ?? 'gray'} tabIndex={reason ? 0 : undefined}>
+    <Badge
+      color={COMPLIANCE_COLORS[compliance] ?? 'gray'}
+      variant="light"
+      styles={WHOLE}
+      tabIndex={reason ? 0 : undefined}
+    >
       {CONSOLE_TEXTS.compliance[compliance] ?? compliance}
       {reason && <VisuallyHidden>: {reason}</VisuallyHidden>}
-    </LightBadge>
+    </Badge>
   );
   if (!reason) return badge;
   return (
@@ -45,7 +52,11 @@ const SEVERITY_COLORS: Record<Severity, string> = {
 
 export function SeverityBadge({ severity }: { severity: Severity | null | undefined }) {
   const s = severity ?? 'unknown';
-  return <LightBadge color={SEVERITY_COLORS[s] ?? 'gray'}>{CONSOLE_TEXTS.severity[s] ?? s}</LightBadge>;
+  return (
+    <Badge color={SEVERITY_COLORS[s] ?? 'gray'} variant="light" styles={WHOLE}>
+      {CONSOLE_TEXTS.severity[s] ?? s}
+    </Badge>
+  );
 }
 
 const COMMAND_COLORS: Record<CommandStatus, string> = {
@@ -60,6 +71,8 @@ const COMMAND_COLORS: Record<CommandStatus, string> = {
 /** The job-result states of spec B section 4. */
 export function CommandStatusBadge({ status }: { status: CommandStatus }) {
   return (
-    <LightBadge color={COMMAND_COLORS[status] ?? 'gray'}>{CONSOLE_TEXTS.commandStatus[status] ?? status}</LightBadge>
+    <Badge color={COMMAND_COLORS[status] ?? 'gray'} variant="light" styles={WHOLE}>
+      {CONSOLE_TEXTS.commandStatus[status] ?? status}
+    </Badge>
   );
 }
