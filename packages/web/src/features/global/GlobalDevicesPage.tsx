@@ -16,7 +16,6 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { DeviceStateCells } from '../devices/components/DeviceStateCells';
 import { deviceLabel } from '../devices/device-label';
 import { useGlobalDevices } from './global-devices.api';
-import { BodyCell, BodyRow } from '../../ui/table/BodyCells';
 
 const T = CONSOLE_TEXTS.globalDevices;
 const D = CONSOLE_TEXTS.devices;
@@ -96,18 +95,18 @@ export function GlobalDevicesPage() {
                 return (
                   <Fragment key={d.id}>
                     <VirtualSpacerRow height={item.spaceBefore} colSpan={COLUMN_COUNT} />
-                    <BodyRow ref={measureRef} data-index={item.index} aria-rowindex={item.index + 2}>
-                      <BodyCell>
+                    <Table.Tr ref={measureRef} data-index={item.index} aria-rowindex={item.index + 2}>
+                      <Table.Td>
                         <Anchor
                           component={Link}
                           to={withZone(pathTo(PATHS.deviceDetail, { deviceId: d.id }), d.zone_id)}
                         >
                           {deviceLabel(d)}
                         </Anchor>
-                      </BodyCell>
-                      <BodyCell>{d.zone_name}</BodyCell>
+                      </Table.Td>
+                      <Table.Td>{d.zone_name}</Table.Td>
                       <DeviceStateCells device={d} />
-                    </BodyRow>
+                    </Table.Tr>
                   </Fragment>
                 );
               })}

@@ -1,8 +1,8 @@
+import { Table } from '@mantine/core';
 import type { Device } from '@patchwell/core/devices/devices.schema';
 import { CONSOLE_TEXTS } from '../../../texts';
 import { formatUtc } from '../../../ui/format-date';
 import { formatOs } from '../../../ui/format-units';
-import { BodyCell } from '../../../ui/table/BodyCells';
 import { ComplianceBadge, DeviceStatusBadge } from './DeviceBadges';
 
 type DeviceState = Pick<
@@ -24,16 +24,16 @@ type DeviceState = Pick<
 export function DeviceStateCells({ device: d }: { device: DeviceState }) {
   return (
     <>
-      <BodyCell>{formatOs(d.os_name, d.os_version)}</BodyCell>
-      <BodyCell>{d.group_name || '—'}</BodyCell>
-      <BodyCell>
+      <Table.Td>{formatOs(d.os_name, d.os_version)}</Table.Td>
+      <Table.Td>{d.group_name || '—'}</Table.Td>
+      <Table.Td>
         <DeviceStatusBadge isOnline={d.connected} />
-      </BodyCell>
-      <BodyCell>{d.last_seen_at ? formatUtc(d.last_seen_at) : CONSOLE_TEXTS.devices.never}</BodyCell>
-      <BodyCell>{d.pending_patches}</BodyCell>
-      <BodyCell>
+      </Table.Td>
+      <Table.Td>{d.last_seen_at ? formatUtc(d.last_seen_at) : CONSOLE_TEXTS.devices.never}</Table.Td>
+      <Table.Td>{d.pending_patches}</Table.Td>
+      <Table.Td>
         <ComplianceBadge compliance={d.compliance} reason={d.compliance_reason} />
-      </BodyCell>
+      </Table.Td>
     </>
   );
 }

@@ -9,7 +9,6 @@ import { SortableTh } from '../../../ui/table/SortableTh';
 import type { TableSort } from '../../../ui/table/table-query';
 import { useVirtualRows } from '../../../ui/table/useVirtualRows';
 import { VirtualSpacerRow } from '../../../ui/table/VirtualSpacerRow';
-import { BodyCell, BodyRow } from '../../../ui/table/BodyCells';
 import { DEVICE_SORT_FIELDS } from '../device-filters';
 import { deviceLabel } from '../device-label';
 import type { Device } from '../devices.types';
@@ -115,30 +114,30 @@ export function DeviceTable({
             return (
               <Fragment key={d.id}>
                 <VirtualSpacerRow height={item.spaceBefore} colSpan={COLUMN_COUNT} />
-                <BodyRow
+                <Table.Tr
                   ref={measureRef}
                   data-index={item.index}
                   aria-rowindex={item.index + 2}
-                  style={isSelected ? { background: 'var(--mantine-primary-color-light)' } : undefined}
+                  bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
                 >
-                  <BodyCell>
+                  <Table.Td>
                     <Checkbox
                       aria-label={CONSOLE_TEXTS.table.selectRow(label)}
                       checked={isSelected}
                       onChange={() => toggle(d.id)}
                     />
-                  </BodyCell>
-                  <BodyCell>
+                  </Table.Td>
+                  <Table.Td>
                     <Anchor component={Link} to={withZone(pathTo(PATHS.deviceDetail, { deviceId: d.id }), zoneId)}>
                       {label}
                     </Anchor>
-                  </BodyCell>
+                  </Table.Td>
                   <DeviceStateCells device={d} />
-                  <BodyCell>{d.tags.join(', ')}</BodyCell>
-                  <BodyCell>
+                  <Table.Td>{d.tags.join(', ')}</Table.Td>
+                  <Table.Td>
                     <DeviceRowActions zoneId={zoneId} device={d} can={can} actions={actions} />
-                  </BodyCell>
-                </BodyRow>
+                  </Table.Td>
+                </Table.Tr>
               </Fragment>
             );
           })}
