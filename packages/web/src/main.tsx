@@ -2,8 +2,6 @@ import './app/zod-config';
 // The login page's share of Mantine's styles; other pages load the rest (app/chunks.ts).
 import './app/mantine-styles';
 import '@mantine/notifications/styles.css';
-// The theme's CSS variables, which MantineProvider would otherwise compute before the first paint.
-import './app/theme-variables.css';
 import './app/global.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';

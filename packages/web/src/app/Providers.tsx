@@ -18,15 +18,7 @@ export function Providers({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      {/* The theme's variables come from theme-variables.css (main.tsx), written from this theme
-          and resolver by theme-variables.test.tsx: computing them held every first paint. */}
-      <MantineProvider
-        theme={theme}
-        cssVariablesResolver={cssVariablesResolver}
-        withCssVariables={false}
-        env={env}
-        defaultColorScheme="light"
-      >
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env} defaultColorScheme="light">
         {/* Mounted with the first snackbar (ui/notifications-host.ts). */}
         <DeferredNotificationsHost />
         {/* Mounted with the first confirmation asked for (ui/modals-host.ts). */}
