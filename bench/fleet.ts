@@ -41,8 +41,9 @@ export async function enrolFleet(url: string, session: Session, count: number) {
       token: string;
     };
     await agent('inventory', 'PUT', inventoryOf(m), enrolled.token);
-    await agent('checkin', 'POST', { status: statusOf(m), inventory_hash: seededHash(m), wait_s: 0 }, enrolled.token);
-    machines[i] = { deviceId: enrolled.device_id, token: enrolled.token, status: statusOf(m) };
+    const status = statusOf(m);
+    await agent('checkin', 'POST', { status, inventory_hash: seededHash(m), wait_s: 0 }, enrolled.token);
+    machines[i] = { deviceId: enrolled.device_id, token: enrolled.token, status };
   });
   return { machines, agent };
 }

@@ -1,7 +1,7 @@
 import { DATE_FORMAT } from '@patchwell/core/constants';
 import { format } from 'date-fns';
 import { describe, expect, it } from 'vitest';
-import { formatUtc } from './format-date';
+import { formatShortDay, formatUtc } from './format-date';
 
 /** date-fns' rendering of the spec's DATE_FORMAT, in UTC (what formatUtc must write). */
 const specText = (iso: string) => {
@@ -38,5 +38,11 @@ describe('formatUtc', () => {
     expect(formatUtc(undefined)).toBe('—');
     expect(formatUtc('')).toBe('—');
     expect(formatUtc('not a date')).toBe('—');
+  });
+});
+
+describe('formatShortDay', () => {
+  it('writes a day as a chart axis does, the same day in any time zone', () => {
+    expect(['2026-03-02', '2026-12-31', '2028-02-29'].map(formatShortDay)).toEqual(['Mar 2', 'Dec 31', 'Feb 29']);
   });
 });

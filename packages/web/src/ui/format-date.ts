@@ -21,3 +21,8 @@ export function formatUtc(value: string | null | undefined): string {
   for (const { type, value: text } of UTC_PARTS.formatToParts(date)) part[type] = text;
   return `${part.year?.padStart(4, '0')}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.dayPeriod} UTC`;
 }
+
+/** A day (`2026-03-02`) as a chart's axis writes it: `Mar 2`. */
+export function formatShortDay(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}

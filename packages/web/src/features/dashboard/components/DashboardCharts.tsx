@@ -1,21 +1,18 @@
-import type { FleetDashboard } from '@patchwell/core/reports/dashboard.schema';
-import type { CSSProperties, ReactNode } from 'react';
-import { CONSOLE_TEXTS } from '../../../texts';
-import classes from './DashboardCharts.module.css';
-
-const T = CONSOLE_TEXTS.dashboard;
-
 /**
  * The dashboard's two charts, drawn with a few elements each (decision 0028): the charts'
  * library took 97 KiB of scripts and a third of a second of the main thread for 37 points,
  * in the page every administrator opens first. The reports keep @mantine/charts.
  */
-export const CHART_HEIGHT = 200;
+import type { FleetDashboard } from '@patchwell/core/reports/dashboard.schema';
+import type { CSSProperties, ReactNode } from 'react';
+import { CONSOLE_TEXTS } from '../../../texts';
+import { formatShortDay } from '../../../ui/format-date';
+import classes from './DashboardCharts.module.css';
 
-/** `2026-03-02` → `Mar 2`. */
-function shortDay(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-}
+const T = CONSOLE_TEXTS.dashboard;
+
+/** Each chart's height, its legend included. */
+const CHART_HEIGHT = 200;
 
 /** The smallest of 1, 2, 5 × 10ⁿ at least `value` (at least 1): the top of a count axis. */
 export function niceCeiling(value: number): number {
@@ -54,7 +51,7 @@ function ChartFrame(props: {
       </div>
       <div className={classes.xAxis} style={{ '--days': props.days.length } as CSSProperties}>
         {props.days.map((day, i) => (
-          <span key={day}>{i % every === 0 ? shortDay(day) : ''}</span>
+          <span key={day}>{i % every === 0 ? formatShortDay(day) : ''}</span>
         ))}
       </div>
     </div>
@@ -90,7 +87,7 @@ export function ComplianceTrend({ trend }: { trend: FleetDashboard['compliance']
               <span
                 key={d.date}
                 className={classes.hover}
-                title={`${shortDay(d.date)}, ${T.percentLabel}: ${d.percent === null ? T.noFigure : d.percent}`}
+                title={`${formatShortDay(d.date)}, ${T.percentLabel}: ${d.percent === null ? T.noFigure : d.percent}`}
               />
             ))}
           </div>
@@ -132,7 +129,7 @@ export function ActivityChart({ days }: { days: FleetDashboard['activity'] }) {
                     key={s.key}
                     className={classes.bar}
                     style={{ height: `${(d[s.key] / top) * 100}%`, background: s.color }}
-                    title={`${shortDay(d.date)}, ${s.label}: ${d[s.key]}`}
+                    title={`${formatShortDay(d.date)}, ${s.label}: ${d[s.key]}`}
                   />
                 ))}
               </span>

@@ -1,22 +1,21 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import type { OverviewDay } from '@patchwell/core/reports/reports.schema';
+import { formatShortDay } from '../../../ui/format-date';
 import { REPORTS_TEXTS } from '../reports.texts';
 
 const T = REPORTS_TEXTS.overview;
-
-/** `2026-03-02` → `Mar 2`, for the charts' axis (the table below shows the full date). */
-function shortDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  return d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-}
 
 /**
  * Compliant and not compliant devices per day. Days without a recorded figure are gaps,
  * not zeros. The table beside it carries the same numbers for screen readers and links.
  */
 export function ComplianceChart({ days }: { days: readonly OverviewDay[] }) {
-  const data = days.map((d) => ({ day: shortDay(d.date), compliant: d.compliant, not_compliant: d.not_compliant }));
+  const data = days.map((d) => ({
+    day: formatShortDay(d.date),
+    compliant: d.compliant,
+    not_compliant: d.not_compliant,
+  }));
   return (
     <AreaChart
       h={240}
@@ -36,7 +35,7 @@ export function ComplianceChart({ days }: { days: readonly OverviewDay[] }) {
 
 /** Patches installed and failed install commands per day. */
 export function PatchActivityChart({ days }: { days: readonly OverviewDay[] }) {
-  const data = days.map((d) => ({ day: shortDay(d.date), installed: d.patches_installed, failures: d.failures }));
+  const data = days.map((d) => ({ day: formatShortDay(d.date), installed: d.patches_installed, failures: d.failures }));
   return (
     <BarChart
       h={240}
