@@ -19,12 +19,12 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { seedDevices, seededToken, statusOf, seededHash } from './devices-seed';
 import { benchSession, startServer, BENCH_ADMIN, type Running } from './server';
-import { cpuSeconds, load, memoryParts, rssMb } from './proc';
+import { cpuSeconds, load, machineTicks, memoryParts, rssMb } from './proc';
 
 const DEVICES = Number(process.env.DEVICES ?? 100_000);
 const DURATION = Number(process.env.DURATION ?? 30);
@@ -186,6 +186,8 @@ async function hammer(
   run: { amount: number } | { duration: number },
 ) {
   const cpu0 = cpuSeconds(pid);
+  const generator0 = process.cpuUsage();
+  const machine0 = machineTicks();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -206,6 +208,8 @@ async function hammer(
     ],
   });
   const cpu = cpuSeconds(pid) - cpu0;
+  const generator = process.cpuUsage(generator0);
+  const machine = machineTicks();
   return {
     perSecond: result.requests.total / result.duration,
     total: result.requests.total,
@@ -215,12 +219,17 @@ async function hammer(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     cpuShare: cpu / result.duration,
+    // The load generator runs in this process on the same cores: when server and generator
+    // together use every core, the rate is the machine's, not the server's alone.
+    generatorShare: (generator.user + generator.system) / 1e6 / result.duration,
+    machineBusy: (machine.busy - machine0.busy) / (machine.total - machine0.total),
   };
 }
 
 const line = (label: string, r: Awaited<ReturnType<typeof hammer>>) =>
   `${label}: ${r.perSecond.toFixed(0)}/s (${r.total}), p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, ` +
-  `non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${(r.cpuShare * 100).toFixed(0)} % of a core`;
+  `non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${(r.cpuShare * 100).toFixed(0)} % of a core, ` +
+  `load generator ${(r.generatorShare * 100).toFixed(0)} %, machine ${(r.machineBusy * 100).toFixed(0)} % busy of ${cpus().length} cores`;
 
 async function run(kind: string) {
   console.log(`\n## ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);

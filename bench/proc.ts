@@ -10,6 +10,14 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Busy and total CPU time of the whole machine so far, in clock ticks (from /proc/stat). */
+export function machineTicks(): { busy: number; total: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  // idle and iowait are the third and fourth numbers of the line.
+  return { busy: total - cpu[3]! - cpu[4]!, total };
+}
+
 /** Resident memory of a process in MB (VmRSS). */
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
