@@ -7,6 +7,7 @@
 // PGlite's WebAssembly included); the workspace's own packages (TypeScript sources) go in it.
 // Paths the server reads at run time are found from its package folder (src/package-root.ts).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
@@ -17,9 +18,8 @@ const external = Object.keys({ ...manifest.dependencies, ...manifest.devDependen
 
 const { values } = parseArgs({ options: { outfile: { type: 'string', default: 'dist/main.mjs' } } });
 
-await build({
-  entryPoints: [new URL('../src/main.ts', import.meta.url).pathname],
-  outfile: new URL(`../${values.outfile}`, import.meta.url).pathname,
+const outfile = new URL(`../${values.outfile}`, import.meta.url).pathname;
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -28,4 +28,11 @@ await build({
   // For a reader of a stack trace (node --enable-source-maps); not loaded otherwise.
   sourcemap: 'external',
   logLevel: 'warning',
+};
+await build({ ...common, entryPoints: [new URL('../src/main.ts', import.meta.url).pathname], outfile });
+// The thread that runs PGlite (decision 0029), which the server starts from beside its own file.
+await build({
+  ...common,
+  entryPoints: [new URL('../src/db/pglite-worker.ts', import.meta.url).pathname],
+  outfile: path.join(path.dirname(outfile), 'pglite-worker.mjs'),
 });

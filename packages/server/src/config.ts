@@ -75,6 +75,12 @@ const ZEnv = z
      */
     DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty.').default('./data'),
     /**
+     * Where the embedded PGlite database runs: `worker` (default), a thread of its own, so
+     * the server answers requests while a statement runs (decision 0029); `main`, the
+     * server's own thread (one thread less; every statement holds requests back).
+     */
+    PGLITE_THREAD: z.enum(['worker', 'main'], { error: 'PGLITE_THREAD must be worker or main.' }).default('worker'),
+    /**
      * The address people use to reach the console, e.g. `https://patch.example.com`. Used
      * for the Origin check, absolute links and security settings: when it starts with
      * `https://`, session cookies are `Secure` and named `__Host-pw_session`, HSTS is sent
@@ -351,6 +357,8 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Where PGlite keeps its files, or `memory://`. */
   pgliteDataDir: string;
+  /** The thread PGlite runs in: its own (`worker`) or the server's (`main`). */
+  pgliteThread: 'worker' | 'main';
   /** DATA_DIR resolved to an absolute path, or `memory://`. */
   dataDir: string;
   /** PATCHWELL_SECRET_KEY (32 bytes); unset: a key file in `dataDir` (see modules/zones/secret-key.ts). */
@@ -432,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     pgliteDataDir: dataDir === 'memory://' ? 'memory://' : path.resolve(dataDir, 'pglite'),
+    pgliteThread: e.PGLITE_THREAD,
     dataDir: dataDir === 'memory://' ? 'memory://' : path.resolve(dataDir),
     secretKey: e.PATCHWELL_SECRET_KEY,
     publicUrl: e.PATCHWELL_PUBLIC_URL ? new URL(e.PATCHWELL_PUBLIC_URL).origin : undefined,

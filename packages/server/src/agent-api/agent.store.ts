@@ -217,8 +217,8 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
   const values = sql`jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(
       id int, organization_id int, at timestamptz, interval_s int, needs_reboot boolean, ip_addrs text[],
       ip_addrs_private text[], uptime_s bigint, logged_in_user text)`;
-  // One statement for all three, so the check-ins' JSON is read once (PGlite parses it in the
-  // server's thread) and the check-in path gains no round trip. Its parts share one snapshot:
+  // One statement for all three, so the check-ins' JSON is read once and the check-in path
+  // gains no round trip. Its parts share one snapshot:
   // the days' insert reads the presence rows as they were before the upsert beside it.
   await db.execute(sql`
     with v as materialized (select * from ${values}),
@@ -256,7 +256,7 @@ export async function writeLastSeen(db: Db, entries: SeenEntry[]): Promise<void>
 /**
  * Gathers the planner's statistics and reclaims dead row versions of the tables check-ins
  * and the device list plan on (PGlite runs no autovacuum). One statement per table: PGlite
- * holds the server's thread for a statement, and check-ins are answered between them.
+ * runs one statement at a time, and the check-ins' own statements run between them.
  */
 export async function vacuumAgentTables(db: Db): Promise<void> {
   for (const table of [devices, devicePresence, deviceCommands, serverGroups]) {

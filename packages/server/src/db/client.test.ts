@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDbHandle } from '../test/db';
-import { openDb, PGLITE_SHARED_BUFFERS } from './client';
+import { openDb } from './client';
+import { PGLITE_SHARED_BUFFERS } from './pglite-options';
 import { queryRows } from './raw';
 
 let handle: TestDbHandle;
@@ -34,8 +35,9 @@ describe('the database connection', () => {
   });
 });
 
-describe('a long run of statements', () => {
+describe('a long run of statements on PGlite in the server’s thread (PGLITE_THREAD=main)', () => {
   it('leaves the event loop turns to answer other work while it runs', async () => {
+    const inThread = await openDb({ pgliteDataDir: 'memory://', pgliteThread: 'main' });
     // A job issuing statement after statement (an extract's pages): a timer due now must fire
     // before the job's last statement, not after it. On PGlite, whose statements resolve as
     // microtasks, the timer used to wait for the whole job.
@@ -47,9 +49,13 @@ describe('a long run of statements', () => {
         resolve();
       }, 0),
     );
-    for (let i = 0; i < 400; i++) {
-      await queryRows(handle.db, sql`select count(*) from generate_series(1, 2000)`);
-      statements += 1;
+    try {
+      for (let i = 0; i < 400; i++) {
+        await queryRows(inThread.db, sql`select count(*) from generate_series(1, 2000)`);
+        statements += 1;
+      }
+    } finally {
+      await inThread.close();
     }
     await timer;
     expect(statementsWhenTimerFired).toBeGreaterThanOrEqual(0);
@@ -58,14 +64,17 @@ describe('a long run of statements', () => {
 });
 
 describe('the embedded database', () => {
-  it('runs with the shared buffers decision 0026 gives it, not PostgreSQL’s default', async () => {
-    const pglite = await openDb({ pgliteDataDir: 'memory://' });
-    try {
-      const [row] = await queryRows<{ s: string }>(pglite.db, sql`select current_setting('shared_buffers') as s`);
-      expect(row!.s).toBe(PGLITE_SHARED_BUFFERS);
-      expect(PGLITE_SHARED_BUFFERS).not.toBe('128MB');
-    } finally {
-      await pglite.close();
-    }
-  });
+  it.each(['worker', 'main'] as const)(
+    'runs with the shared buffers decision 0026 gives it, not PostgreSQL’s default (%s thread)',
+    async (pgliteThread) => {
+      const pglite = await openDb({ pgliteDataDir: 'memory://', pgliteThread });
+      try {
+        const [row] = await queryRows<{ s: string }>(pglite.db, sql`select current_setting('shared_buffers') as s`);
+        expect(row!.s).toBe(PGLITE_SHARED_BUFFERS);
+        expect(PGLITE_SHARED_BUFFERS).not.toBe('128MB');
+      } finally {
+        await pglite.close();
+      }
+    },
+  );
 });

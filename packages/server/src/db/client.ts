@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -9,7 +8,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { CACHE_CHANNEL, createChangeFeed, registerChangeFeed, type ChangeFeedSource } from './change-feed';
+import { PGLITE_OPTIONS } from './pglite-options';
 import { seedFromTemplate } from './pglite-template';
+import { PgliteThread, type EmbeddedClient } from './pglite-thread';
 import * as schema from './schema';
 import { PACKAGE_ROOT } from '../package-root';
 
@@ -68,12 +69,13 @@ function yieldBetweenStatements(client: PGlite): void {
   }) as typeof client.transaction;
 }
 
-/** Wraps an open PGlite (tests pass a clone) and applies pending migrations. */
-export async function usePglite(client: PGlite, options: { migrate?: boolean } = {}): Promise<DbHandle> {
-  yieldBetweenStatements(client);
+/** Wraps an open PGlite (tests pass a clone), in this thread or its own, and applies pending migrations. */
+export async function usePglite(client: EmbeddedClient, options: { migrate?: boolean } = {}): Promise<DbHandle> {
+  if (client instanceof PGlite) yieldBetweenStatements(client);
   // PGlite has a single session, so a session setting holds for the whole database.
   await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
-  const db = drizzlePglite({ client, schema });
+  // drizzle calls only what EmbeddedClient holds (pglite-thread.ts).
+  const db = drizzlePglite({ client: client as PGlite, schema });
   if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   // One process, one session: a notification arrives before the statement that caused it returns.
   const feed = createChangeFeed();
@@ -199,29 +201,25 @@ async function migratePostgres(url: string): Promise<void> {
   }
 }
 
-/** The extensions the migrations create: `pg_trgm` for the device search's trigram index. */
-/**
- * PGlite's shared buffers (decision 0026). Its WebAssembly memory holds them and never shrinks:
- * 128 MB, PostgreSQL's default, left the server at 490-550 MB of RSS under check-in load; 64 MB
- * at 420-470 MB with the same check-in rate; 32 MB cost a quarter of that rate.
- */
-export const PGLITE_SHARED_BUFFERS = '64MB';
-
-export const PGLITE_OPTIONS: PGliteOptions = {
-  extensions: { pg_trgm },
-  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-};
-
 /**
  * Opens the configured database and brings its schema up to date: PostgreSQL when
- * `databaseUrl` is set, otherwise PGlite in `pgliteDataDir` (or in memory for `memory://`).
+ * `databaseUrl` is set, otherwise PGlite in `pgliteDataDir` (or in memory for `memory://`),
+ * in a thread of its own unless `pgliteThread` is `main` (decision 0029).
  * Migrations are forward-only and idempotent, so every node may run them at start.
  */
-export async function openDb(config: { databaseUrl?: string; pgliteDataDir: string }): Promise<DbHandle> {
+export async function openDb(config: {
+  databaseUrl?: string;
+  pgliteDataDir: string;
+  pgliteThread?: 'worker' | 'main';
+}): Promise<DbHandle> {
   if (config.databaseUrl) return usePostgres(config.databaseUrl);
-  if (config.pgliteDataDir === 'memory://') return usePglite(await PGlite.create(PGLITE_OPTIONS));
-  // An empty directory starts from the build's migrated template when there is one (pglite-template.ts).
-  seedFromTemplate(config.pgliteDataDir, MIGRATIONS_FOLDER);
-  await mkdir(config.pgliteDataDir, { recursive: true });
-  return usePglite(await PGlite.create(config.pgliteDataDir, PGLITE_OPTIONS));
+  const inMemory = config.pgliteDataDir === 'memory://';
+  if (!inMemory) {
+    // An empty directory starts from the build's migrated template when there is one (pglite-template.ts).
+    seedFromTemplate(config.pgliteDataDir, MIGRATIONS_FOLDER);
+    await mkdir(config.pgliteDataDir, { recursive: true });
+  }
+  const dataDir = inMemory ? undefined : config.pgliteDataDir;
+  if (config.pgliteThread === 'main') return usePglite(await PGlite.create(dataDir, PGLITE_OPTIONS));
+  return usePglite(await PgliteThread.open({ dataDir }));
 }

@@ -7,7 +7,8 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { MIGRATIONS_FOLDER, PGLITE_OPTIONS, usePglite } from './client';
+import { MIGRATIONS_FOLDER, usePglite } from './client';
+import { PGLITE_OPTIONS } from './pglite-options';
 import { DATA, KEY_FILE, TEMPLATE_DIR, templateKey, templateReady } from './pglite-template';
 
 export async function buildTemplate(dir = TEMPLATE_DIR): Promise<{ key: string; built: boolean }> {

@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -7,14 +6,17 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { sha256Hex } from '../domain/sha256';
 import type { Db } from './client';
+import type { EmbeddedClient } from './pglite-thread';
 
 /** Turns drizzle's `sql` into text and parameters, as the drivers would. */
 const dialect = new PgDialect();
 
 /** The driver under a database handle (drizzle keeps it as `$client`): PGlite, or node-postgres' pool. */
-function driverOf(db: Db): { pglite: PGlite; pool?: never } | { pglite?: never; pool: pg.Pool } {
-  const client = (db as unknown as { $client: unknown }).$client;
-  return client instanceof PGlite ? { pglite: client } : { pool: client as pg.Pool };
+function driverOf(db: Db): { pglite: EmbeddedClient; pool?: never } | { pglite?: never; pool: pg.Pool } {
+  // A transaction has no `$client`: it reads as neither, and callers take their generic path.
+  const client = (db as unknown as { $client?: object }).$client;
+  // PGlite, in this thread or its own, has `exec`; node-postgres' pool does not.
+  return client && 'exec' in client ? { pglite: client as EmbeddedClient } : { pool: client as pg.Pool };
 }
 
 /**
@@ -88,9 +90,9 @@ export async function queryJsonText(
 }
 
 /** The statements prepared in each PGlite session, by name: each prepared once, even when first asked for at once. */
-const preparedStatements = new WeakMap<PGlite, Map<string, Promise<unknown>>>();
+const preparedStatements = new WeakMap<EmbeddedClient, Map<string, Promise<unknown>>>();
 
-function prepareOnce(pglite: PGlite, name: string, statement: string): Promise<unknown> {
+function prepareOnce(pglite: EmbeddedClient, name: string, statement: string): Promise<unknown> {
   let names = preparedStatements.get(pglite);
   if (!names) preparedStatements.set(pglite, (names = new Map()));
   let prepared = names.get(name);
@@ -291,7 +293,7 @@ export async function copyRowsIn(exec: unknown, table: string, columns: string[]
   const client = (exec as { session: { client: unknown } }).session.client;
   // PGlite and its transactions have `exec`; node-postgres' pool and clients do not.
   if ('exec' in (client as object)) {
-    await (client as PGlite).query(`${statement} '/dev/blob' with (format csv)`, [], { blob: new Blob([csv]) });
+    await (client as EmbeddedClient).query(`${statement} '/dev/blob' with (format csv)`, [], { blob: new Blob([csv]) });
     return;
   }
   const pool = client as pg.Pool | pg.PoolClient;

@@ -1,14 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { PGLITE_OPTIONS, usePglite, usePostgres, type DbHandle } from '../db/client';
+import { usePglite, usePostgres, type DbHandle } from '../db/client';
+import { PGLITE_OPTIONS } from '../db/pglite-options';
+import { PgliteThread } from '../db/pglite-thread';
 
 /**
  * A fresh, migrated database for one test file.
  * - With `DATABASE_URL` (a PostgreSQL server): `CREATE DATABASE pw_t_<random>` on it,
  *   migrated; dropped again by `close()`.
- * - Without: PGlite in memory. The migrated base is built once per worker (~3 s) and
- *   each file gets a `clone()` of it (~1 s), so files never see each other's rows.
+ * - Without: PGlite in memory, in a thread of its own as the server runs it (decision 0029).
+ *   The migrated base is built once per test worker (~3 s); each file's database is loaded
+ *   from an image of it, so files never see each other's rows. With `PGLITE_THREAD=main`,
+ *   each file gets a `clone()` of the base in the test's thread instead (the same 337 s for the
+ *   server's tests either way).
  */
 export async function createTestDb(): Promise<TestDbHandle> {
   const url = process.env.DATABASE_URL;
@@ -26,8 +31,14 @@ async function migratedBase(): Promise<PGlite> {
   return client;
 }
 
+let image: Promise<Uint8Array> | undefined;
+
 async function createPgliteDb(): Promise<DbHandle> {
   base ??= migratedBase();
+  if (process.env.PGLITE_THREAD !== 'main') {
+    image ??= base.then(async (b) => new Uint8Array(await (await b.dumpDataDir('none')).arrayBuffer()));
+    return usePglite(await PgliteThread.open({ image: await image }), { migrate: false });
+  }
   // clone() is typed as the interface; it returns a PGlite.
   const clone = (await (await base).clone()) as PGlite;
   return usePglite(clone, { migrate: false });
