@@ -17,7 +17,9 @@ import {
   type Request,
 } from './pglite-thread.protocol';
 
-type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** A request before it is numbered (each kind of request without its `id`). */
+type WithoutId<R> = R extends unknown ? Omit<R, 'id'> : never;
+type Call = WithoutId<Request>;
 
 /**
  * The worker's young generation (V8's default: up to 48 MB). Rows pass through it on their way
@@ -80,14 +82,15 @@ export class PgliteThread {
         else if ('failed' in reply) reject(deserializeError(reply.failed));
         else thread.receive(reply);
       });
+      // Worded as PGlite's own closed error, so that requests from then on answer 503
+      // (db/errors.ts); what stopped the thread, when it failed, is the error's cause.
       const lost = (err: Error) => {
-        thread.failure = err;
-        reject(err);
-        for (const call of thread.pending.values()) call.reject(err);
+        thread.failure ??= err;
+        reject(thread.failure);
+        for (const call of thread.pending.values()) call.reject(thread.failure);
         thread.pending.clear();
       };
-      worker.on('error', lost);
-      // Worded as PGlite's own closed error, so that requests meanwhile answer 503 (db/errors.ts).
+      worker.on('error', (cause) => lost(new Error('PGlite is closed: its thread failed', { cause })));
       worker.on('exit', (code) => lost(new Error(`PGlite is closed: its thread exited (${code})`)));
     });
     return thread;
@@ -163,7 +166,8 @@ export class PgliteThread {
     } catch (err) {
       if (!closed) {
         closed = true;
-        await this.call({ op: 'end', tx: id, commit: false });
+        // The caller hears why its transaction failed, not why the rollback did too.
+        await this.call({ op: 'end', tx: id, commit: false }).catch(() => undefined);
       }
       throw err;
     }
