@@ -1,8 +1,8 @@
 /**
  * The thread that runs PGlite when the server keeps its embedded database off the event loop
- * (decision 0029). It opens the data directory, then answers the server's thread's messages
- * (pglite-thread.protocol.ts) one by one in the order they come; PGlite's own locks order
- * statements and transactions as they would in one thread.
+ * (decision 0029). It opens the data directory, then takes up the server's thread's messages
+ * (pglite-thread.protocol.ts) in the order they come; PGlite's own locks run their statements
+ * and transactions one at a time, in that order, as they would in one thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
