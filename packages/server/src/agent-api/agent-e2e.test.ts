@@ -247,6 +247,9 @@ describe('the fleet simulator against the real server', () => {
         return statuses.every((s) => s === 'success');
       }, 20_000);
       expect(answered).toBe(true);
+      // A device counts its result when the server's answer to it arrives, which may be after
+      // the console already shows the result stored.
+      expect(await until(() => fleet.stats().results >= 20, 20_000)).toBe(true);
       expect(fleet.stats()).toMatchObject({ enrolled: 20, commands: 20, results: 20 });
     } finally {
       await fleet.stop();
