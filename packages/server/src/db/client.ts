@@ -12,6 +12,7 @@ import { PGLITE_OPTIONS } from './pglite-options';
 import { seedFromTemplate } from './pglite-template';
 import { PgliteThread, type EmbeddedClient } from './pglite-thread';
 import * as schema from './schema';
+import type { Config } from '../config';
 import { PACKAGE_ROOT } from '../package-root';
 
 /** One type for both drivers (STACK 4.2): services never know which database they talk to. */
@@ -207,11 +208,9 @@ async function migratePostgres(url: string): Promise<void> {
  * in a thread of its own unless `pgliteThread` is `main` (decision 0029).
  * Migrations are forward-only and idempotent, so every node may run them at start.
  */
-export async function openDb(config: {
-  databaseUrl?: string;
-  pgliteDataDir: string;
-  pgliteThread?: 'worker' | 'main';
-}): Promise<DbHandle> {
+export async function openDb(
+  config: Pick<Config, 'pgliteDataDir'> & { databaseUrl?: string; pgliteThread?: Config['pgliteThread'] },
+): Promise<DbHandle> {
   if (config.databaseUrl) return usePostgres(config.databaseUrl);
   const inMemory = config.pgliteDataDir === 'memory://';
   if (!inMemory) {

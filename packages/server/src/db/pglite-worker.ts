@@ -44,12 +44,13 @@ async function main(): Promise<void> {
   const transactions = new Map<number, OpenTransaction>();
   const unlisten = new Map<string, () => Promise<void>>();
   let nextTx = 1;
-  const target = (tx: number | undefined): Pick<Transaction, 'query' | 'exec'> => {
-    if (tx === undefined) return db;
+  const openTransaction = (tx: number): OpenTransaction => {
     const open = transactions.get(tx);
     if (!open) throw new Error('Transaction is closed');
-    return open.tx;
+    return open;
   };
+  const target = (tx: number | undefined): Pick<Transaction, 'query' | 'exec'> =>
+    tx === undefined ? db : openTransaction(tx).tx;
 
   const handle = async (request: Request): Promise<{ value: unknown; transfer?: ArrayBuffer[] }> => {
     switch (request.op) {
@@ -85,8 +86,7 @@ async function main(): Promise<void> {
         });
       }
       case 'end': {
-        const open = transactions.get(request.tx);
-        if (!open) throw new Error('Transaction is closed');
+        const open = openTransaction(request.tx);
         open.finish(request.commit);
         await open.done;
         return { value: null };
