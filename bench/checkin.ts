@@ -3,7 +3,8 @@
  * server measured in the same run with the same load generator and settings: N seeded devices
  * (tokens of the real shape, stored hashed), every one checked in once (tokens cached, as in a
  * fleet's steady state), then `DURATION` seconds of check-ins of random devices from 64
- * keep-alive connections. Prints check-ins/s, p50/p99, the ratio to the bare server, the
+ * keep-alive connections. Prints check-ins/s, p50/p99, the ratio to the bare server (and to
+ * Fastify with the route's schemas and no work, bench/checkin-floor.ts), CPU a request by thread, the
  * server's CPU and its RSS sampled over the run (start, peak, end, and every tenth of the run,
  * so a memory that grows shows as a slope).
  *
@@ -130,8 +131,15 @@ async function fleetFor(kind: string): Promise<{ dataDir: string; databaseUrl?: 
   return { dataDir, databaseUrl, fleet: JSON.parse(readFileSync(stateFile, 'utf8')) as Fleet };
 }
 
-/** A bare `node:http` server that reads the body and answers a small JSON: the floor of any route. */
-async function startHello(port: number): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+/**
+ * The floors the check-in route is measured against, each a child process on `port`: a bare
+ * `node:http` server that reads the body and answers a small JSON (the floor of any route), and
+ * Fastify with the route's zod schemas answering without any work (bench/checkin-floor.ts).
+ */
+async function startFloor(
+  kind: 'bare' | 'fastify',
+  port: number,
+): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
   const code = `
     const http = require('node:http');
     http.createServer((req, res) => {
@@ -141,10 +149,14 @@ async function startHello(port: number): Promise<{ child: ChildProcess; stop(): 
         res.end('{"hello":"world"}');
       });
     }).listen(${port}, '127.0.0.1', () => process.send('ready'));`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const args = kind === 'bare' ? ['-e', code] : ['--import', 'tsx', join(import.meta.dirname, 'checkin-floor.ts')];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, PORT: String(port) },
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
-    child.once('exit', (c) => reject(new Error(`hello server exited with ${c}`)));
+    child.once('exit', (c) => reject(new Error(`${kind} floor server exited with ${c}`)));
   });
   return {
     child,
@@ -186,6 +198,7 @@ async function hammer(
   run: { amount: number } | { duration: number },
 ) {
   const cpu0 = cpuSeconds(pid);
+  const main0 = cpuSeconds(pid, pid);
   const generator0 = process.cpuUsage();
   const machine0 = machineTicks();
   const result = await autocannon({
@@ -208,8 +221,11 @@ async function hammer(
     ],
   });
   const cpu = cpuSeconds(pid) - cpu0;
+  const main = cpuSeconds(pid, pid) - main0;
   const generator = process.cpuUsage(generator0);
   const machine = machineTicks();
+  const generatorSeconds = (generator.user + generator.system) / 1e6;
+  const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, result.requests.total);
   return {
     perSecond: result.requests.total / result.duration,
     total: result.requests.total,
@@ -221,15 +237,27 @@ async function hammer(
     cpuShare: cpu / result.duration,
     // The load generator runs in this process on the same cores: when server and generator
     // together use every core, the rate is the machine's, not the server's alone.
-    generatorShare: (generator.user + generator.system) / 1e6 / result.duration,
+    generatorShare: generatorSeconds / result.duration,
     machineBusy: (machine.busy - machine0.busy) / (machine.total - machine0.total),
+    // CPU a request costs, steadier than the rate between sittings: the server's own thread
+    // (HTTP, routes), its other threads (PGlite's worker, V8's GC helpers), the load generator,
+    // and the whole machine (with the kernel's loopback and anything else running).
+    micros: {
+      main: perRequest(main),
+      other: perRequest(cpu - main),
+      generator: perRequest(generatorSeconds),
+      machine: perRequest((machine.busy - machine0.busy) / 100),
+    },
   };
 }
 
 const line = (label: string, r: Awaited<ReturnType<typeof hammer>>) =>
   `${label}: ${r.perSecond.toFixed(0)}/s (${r.total}), p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, ` +
   `non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${(r.cpuShare * 100).toFixed(0)} % of a core, ` +
-  `load generator ${(r.generatorShare * 100).toFixed(0)} %, machine ${(r.machineBusy * 100).toFixed(0)} % busy of ${cpus().length} cores`;
+  `load generator ${(r.generatorShare * 100).toFixed(0)} %, machine ${(r.machineBusy * 100).toFixed(0)} % busy of ${cpus().length} cores\n` +
+  `  CPU a request: server's thread ${r.micros.main.toFixed(0)} µs, its other threads ${r.micros.other.toFixed(0)} µs, ` +
+  `load generator ${r.micros.generator.toFixed(0)} µs, machine ${r.micros.machine.toFixed(0)} µs ` +
+  `(at most ${((cpus().length * 1e6) / r.micros.machine).toFixed(0)}/s with every core busy)`;
 
 async function run(kind: string) {
   console.log(`\n## ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);
@@ -253,23 +281,31 @@ async function run(kind: string) {
     const first = await hammer(server.url, pid, () => seq++ % DEVICES, fleet, { amount: DEVICES });
     console.log(line(`first check-in of each of ${DEVICES} devices`, first));
 
-    const hello = await startHello(PORT + 1);
-    let bare: Awaited<ReturnType<typeof hammer>>;
-    try {
-      bare = await hammer(`http://127.0.0.1:${PORT + 1}`, hello.child.pid!, () => 0, fleet, {
-        duration: BARE_DURATION,
-      });
-    } finally {
-      await hello.stop();
-    }
+    const floor = async (kind: 'bare' | 'fastify') => {
+      const server = await startFloor(kind, PORT + 1);
+      try {
+        return await hammer(`http://127.0.0.1:${PORT + 1}`, server.child.pid!, () => 0, fleet, {
+          duration: BARE_DURATION,
+        });
+      } finally {
+        await server.stop();
+      }
+    };
+    const bare = await floor('bare');
     console.log(line(`bare node:http hello, ${BARE_DURATION} s`, bare));
+    const fastify = await floor('fastify');
+    console.log(line(`Fastify with the route's zod schemas and no work, ${BARE_DURATION} s`, fastify));
 
     const rss = rssSampler(pid, DURATION);
     const random = () => Math.floor(Math.random() * DEVICES);
     const warm = await hammer(server.url, pid, random, fleet, { duration: DURATION });
     const mem = rss.stop();
     console.log(line(`check-ins, random devices of ${DEVICES}, ${DURATION} s, ${CONNECTIONS} connections`, warm));
-    console.log(`check-in ÷ bare: ${((warm.perSecond / bare.perSecond) * 100).toFixed(1)} %; ${load()}`);
+    console.log(
+      `check-in ÷ bare: ${((warm.perSecond / bare.perSecond) * 100).toFixed(1)} %; ` +
+        `÷ Fastify floor: ${((warm.perSecond / fastify.perSecond) * 100).toFixed(1)} %; ` +
+        `server's thread above the Fastify floor: ${(warm.micros.main - fastify.micros.main).toFixed(0)} µs a check-in; ${load()}`,
+    );
     console.log(
       `server RSS during the run: start ${mem.start.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB, end ${mem.end.toFixed(0)} MB; ` +
         `by tenths: ${mem.series.map((v) => v.toFixed(0)).join(' ')}`,

@@ -8,13 +8,17 @@
  * quick start guide completed through the API, so that /dashboard is the dashboard (until
  * session 30 it measured the redirect to /onboarding).
  *
+ * Beside them, the same runs of two floors (bench/lighthouse-floor.ts): the login form in React
+ * and Mantine alone, and the same behind React Router and TanStack Query: what a page of this
+ * stack scores with none of the console's code, the baseline the pages' scores are read against.
+ *
  * Lighthouse's default settings: a mobile device, simulated slow 4G and a 4× slower CPU;
  * `PRESET=desktop` takes Lighthouse's own desktop preset instead (a desktop screen, 10 Mbit/s
  * with 40 ms round trips, the CPU as it is). The score is the median of `RUNS` runs per page
  * (the machine is shared: each run prints too).
  *
  * Run: node --import tsx bench/lighthouse.ts   (figures in bench/README.md)
- * Env: RUNS=3  PRESET=mobile  BENCH_PORT=18185  CHROMIUM_PATH=/usr/bin/chromium  PAGES=login,dashboard,devices
+ * Env: RUNS=3  PRESET=mobile  BENCH_PORT=18185  CHROMIUM_PATH=/usr/bin/chromium  PAGES=floor-form,floor-stack,login,dashboard,devices
  *      DEVICES=200  REPORT_DIR=dir  (keeps each run's report as JSON, e.g. for the LCP element and the request chain)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,12 +27,13 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { completeQuickStart, enrolFleet } from './fleet';
+import { startFloor } from './lighthouse-floor';
 import { BENCH_ADMIN_ENV, benchSession, startServer } from './server';
 import { load } from './proc';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 18185);
-const PAGES = (process.env.PAGES ?? 'login,dashboard,devices').split(',');
+const PAGES = (process.env.PAGES ?? 'floor-form,floor-stack,login,dashboard,devices').split(',');
 const DEVICES = Number(process.env.DEVICES ?? 200);
 const REPORT_DIR = process.env.REPORT_DIR;
 const PRESET = process.env.PRESET ?? 'mobile';
@@ -41,6 +46,7 @@ const server = await startServer({
   port: PORT,
   env: { PATCHWELL_DEMO: '0', ...BENCH_ADMIN_ENV },
 });
+const floor = await startFloor(PORT + 1);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -53,6 +59,8 @@ try {
   const { zoneId, cookie } = session;
   await completeQuickStart(session, await enrolFleet(server.url, session, DEVICES));
   const urls: Record<string, { url: string; signedIn: boolean }> = {
+    'floor-form': { url: floor.url('floor-form'), signedIn: false },
+    'floor-stack': { url: floor.url('floor-stack'), signedIn: false },
     login: { url: `${server.url}/console/login`, signedIn: false },
     dashboard: { url: `${server.url}/console/dashboard?o=${zoneId}`, signedIn: true },
     devices: { url: `${server.url}/console/devices?o=${zoneId}`, signedIn: true },
@@ -106,4 +114,5 @@ try {
 } finally {
   await chrome.kill();
   await server.stop();
+  await floor.close();
 }

@@ -2,15 +2,18 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
-/** CPU seconds a process has used (user + system): steadier than wall time on a loaded machine. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU seconds a process has used (user + system): steadier than wall time on a loaded machine.
+ * With `tid`, one thread's only (the process's own id is its main thread).
+ */
+export function cpuSeconds(pid: number, tid?: number): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the line, counted in clock ticks (100 per second on Linux).
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Busy and total CPU time of the whole machine so far, in clock ticks (from /proc/stat). */
+/** Busy and total CPU time of the whole machine so far, in clock ticks of 10 ms (from /proc/stat, all cores). */
 export function machineTicks(): { busy: number; total: number } {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const total = cpu.reduce((a, b) => a + b, 0);

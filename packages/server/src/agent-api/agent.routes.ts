@@ -15,6 +15,7 @@ import { ZApiError } from '@patchwell/core/shell/errors';
 import type { AppContext } from '../context';
 import type { CommandEvents } from '../modules/commands/commands.events';
 import { bearerToken } from '../http/access';
+import { compiledSerializer } from '../http/compiled-serializer';
 import type { AgentRuntime } from './agent-runtime';
 import { authenticateDevice, checkin, enroll, postCommandResult, putInventory } from './agent.service';
 
@@ -26,6 +27,8 @@ const errors = { 400: ZApiError, 401: ZApiError, 410: ZApiError, 429: ZApiError 
  * rules) mean nothing to them, and building them cost a check-in more than its own work.
  */
 const machineRoute = { access: 'public', securityHeaders: false } as const;
+/** The check-in's answer is the server's most frequent: serialized without zod's pass (http/compiled-serializer.ts). */
+const hotAnswer = { serializerCompiler: compiledSerializer };
 
 /**
  * The agents' API under /api/agent/v1. Access is `public` for the console's rules (no
@@ -61,6 +64,7 @@ export async function agentRoutes(
     '/api/agent/v1/checkin',
     {
       config: machineRoute,
+      ...hotAnswer,
       schema: {
         tags,
         summary: 'Check in (long-poll for commands)',
