@@ -24,6 +24,21 @@ test.describe('sign-up and sign-in', () => {
     await expect(page.getByText(/we have sent it a new verification link/)).toBeVisible();
   });
 
+  test('the login page asks the API nothing before its form: the configuration comes with the page', async ({
+    page,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) asked.push(pathname);
+    });
+    await page.goto('/console/login', { waitUntil: 'networkidle' });
+    await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+    expect(asked).toEqual([]);
+    // The block was read and dropped: what the page needed of it is in the console's cache.
+    await expect(page.locator('#pw-config')).toHaveCount(0);
+  });
+
   test('sign-up lists every invalid field', async ({ page }) => {
     await page.goto('/console/signup');
     await page.getByLabel(/^password/i).fill('short');

@@ -11,6 +11,13 @@ export const BESPOKE_BASE = '/bespoke';
  */
 export const CONSOLE_PROFILE_ELEMENT_ID = 'pw-profile';
 
+/**
+ * The id of the data block in which the server sends its client configuration with every
+ * console page (the answer of `GET /api/shared/js/config`, the same for everyone), read once
+ * by the console instead of asking for it (packages/server/src/http/console.ts).
+ */
+export const CONSOLE_CONFIG_ELEMENT_ID = 'pw-config';
+
 /** The `err` of `/console/login?err=…` after a refused SAML sign-in (the page shows the generic login failure). */
 export const SAML_SIGNIN_ERROR = 'saml_failed';
 

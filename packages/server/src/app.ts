@@ -13,6 +13,7 @@ import { registerAccess } from './http/access';
 import { registerAuthzCheck } from './http/authz';
 import { bespokeRoutes } from './http/bespoke.routes';
 import { registerConsole } from './http/console';
+import { clientConfig } from './modules/shell/shell.service';
 import { registerDocs } from './http/docs';
 import { notFoundBody, registerErrorHandling } from './http/errors';
 import { registerMetrics } from './http/metrics';
@@ -139,7 +140,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerAuthzCheck(app);
   await registerDocs(app, config);
 
-  const consoleFallback = await registerConsole(app, config.webDistDir, config);
+  const consoleFallback = await registerConsole(app, config.webDistDir, config, clientConfig(ctx));
   app.setNotFoundHandler((request, reply) => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (isRead && request.url.startsWith('/console/')) return consoleFallback(request, reply);

@@ -8,6 +8,8 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { api } from './api/client';
 import { onPreloadError } from './app/chunks';
+import { takePageConfig } from './app/page-config';
+import { CONFIG_QUERY_KEY } from './features/shell/config.api';
 import { globalLoader } from './app/loader';
 import { consolePath } from './app/paths';
 import { Providers } from './app/Providers';
@@ -16,6 +18,10 @@ import { BASENAME, createAppRouter } from './app/router';
 import { createAuthFailureHandler } from './app/auth-failure';
 
 const router = createAppRouter();
+
+// The configuration sent with the page: the pages that read it do not ask for it first.
+const pageConfig = takePageConfig();
+if (pageConfig) queryClient.setQueryData(CONFIG_QUERY_KEY, pageConfig);
 
 api.configure({
   onRequestStart: () => globalLoader.start(),

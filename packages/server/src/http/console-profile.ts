@@ -36,7 +36,10 @@ export async function profileDataBlock(
   });
   if (answer.statusCode !== 200) return undefined;
   const o = zone === undefined ? null : Number(zone);
-  // JSON in HTML: `<` escaped so no text in it (a user's name) can close the element.
-  const json = `{"o":${JSON.stringify(o)},"profile":${answer.body}}`.replaceAll('<', '\\u003c');
-  return `<script type="application/json" id="${CONSOLE_PROFILE_ELEMENT_ID}">${json}</script>`;
+  return jsonDataBlock(CONSOLE_PROFILE_ELEMENT_ID, `{"o":${JSON.stringify(o)},"profile":${answer.body}}`);
+}
+
+/** JSON in an HTML data block: `<` escaped so no text in it (a user's name) can close the element. */
+export function jsonDataBlock(id: string, json: string): string {
+  return `<script type="application/json" id="${id}">${json.replaceAll('<', '\\u003c')}</script>`;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../db/client';
-import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
+import { CONSOLE_CONFIG_ELEMENT_ID, CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
 import { createTestDb } from '../test/db';
 import { bodyOf, startTestApp, type TestApp } from '../test/app';
 import { buildAccountWithUser } from '../test/factories';
@@ -35,6 +35,14 @@ function rawGet(url: string, acceptEncoding: string | null) {
       );
     }).on('error', reject);
   });
+}
+
+const CONFIG_BLOCK = new RegExp(`<script type="application/json" id="${CONSOLE_CONFIG_ELEMENT_ID}">(.*?)</script>`);
+
+/** A page as the build wrote it, after checking it carries the client configuration (which it returns apart). */
+function withoutConfig(html: string): string {
+  expect(html).toMatch(CONFIG_BLOCK);
+  return html.replace(CONFIG_BLOCK, '');
 }
 
 const INDEX =
@@ -84,7 +92,7 @@ describe('the console under /console/', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(await res.text()).toBe(INDEX);
+      expect(withoutConfig(await res.text())).toBe(INDEX);
     }
   });
 
@@ -99,11 +107,40 @@ describe('the console under /console/', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(await res.text()).toBe(html);
+      expect(withoutConfig(await res.text())).toBe(html);
     }
     const br = await rawGet(`${t.url}/console/devices?o=3`, 'gzip, br');
     expect(br.encoding).toBe('br');
-    expect(brotliDecompressSync(br.body).toString()).toBe(DEVICES_HTML);
+    expect(br.vary).toMatch(/accept-encoding/i);
+    expect(withoutConfig(brotliDecompressSync(br.body).toString())).toBe(DEVICES_HTML);
+    const gz = await rawGet(`${t.url}/console/login`, 'gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(withoutConfig(gunzipSync(gz.body).toString())).toBe(LOGIN_HTML);
+  });
+
+  it('carries the client configuration on every page, as GET /api/shared/js/config answers it', async () => {
+    const config = await bodyOf(await t.request('/api/shared/js/config?json=true'));
+    for (const pathname of ['/console/login', '/console/devices?o=3', '/console/deep/link']) {
+      const html = await (await t.request(pathname)).text();
+      const block = CONFIG_BLOCK.exec(html)![1]!;
+      expect(JSON.parse(block)).toEqual(config);
+      // Before </body>, after the page's own markup.
+      expect(html.indexOf(block)).toBeGreaterThan(html.indexOf('<div id="root">'));
+    }
+  });
+
+  it('answers a page the browser holds already with 304, and a page of another build in full', async () => {
+    const first = await t.request('/console/login');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.request('/console/login', { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const other = await t.request('/console/login', { headers: { 'if-none-match': '"an-older-build"' } });
+    expect(other.status).toBe(200);
+    expect(withoutConfig(await other.text())).toBe(LOGIN_HTML);
+    // Each page has its own.
+    expect((await t.request('/console/devices?o=3')).headers.get('etag')).not.toBe(etag);
   });
 
   it('serves hashed assets with long immutable caching', async () => {
@@ -182,7 +219,7 @@ describe('a signed-in page opened by address', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const html = await res.text();
-    expect(html.replace(PROFILE_BLOCK, '</body>')).toBe(DEVICES_HTML);
+    expect(withoutConfig(html.replace(PROFILE_BLOCK, '</body>'))).toBe(DEVICES_HTML);
     const block = PROFILE_BLOCK.exec(html)![1]!;
     expect(block).not.toContain('</script>');
     const self = await bodyOf(await t.request(`/api/users/self?o=${zoneId}`, { headers: { cookie } }));
@@ -201,7 +238,7 @@ describe('a signed-in page opened by address', () => {
     expect(res.encoding).toBe('gzip');
     const html = gunzipSync(res.body).toString();
     expect(JSON.parse(PROFILE_BLOCK.exec(html)![1]!).o).toBe(zoneId);
-    expect(html.replace(PROFILE_BLOCK, '</body>')).toBe(INDEX);
+    expect(withoutConfig(html.replace(PROFILE_BLOCK, '</body>'))).toBe(INDEX);
   });
 
   it('comes without one when the session is not valid, the zone is malformed, or the page is a signed-out one', async () => {

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CONSOLE_BASE } from '@patchwell/core/constants';
+import { CONSOLE_BASE, CONSOLE_CONFIG_ELEMENT_ID } from '@patchwell/core/constants';
+import type { ClientConfig } from '@patchwell/core/shell/config.schema';
 import type { Config } from '../config';
-import { profileDataBlock } from './console-profile';
+import { jsonDataBlock, profileDataBlock } from './console-profile';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -25,17 +27,23 @@ in the repository, then restart the server.</p>
  * unhashed files are revalidated on every load so a new release is picked up.
  * Returns the not-found handler for /console/* paths that are not files: the SPA's
  * index.html (deep links; for a first page, its copy that preloads the page's chunks, see
- * `readFirstPages`), a 404 for missing assets, or a "not built" page. A signed-in page asked
- * with a valid session cookie carries the user's profile (`console-profile.ts`).
+ * `readFirstPages`), a 404 for missing assets, or a "not built" page. Every page carries the
+ * client configuration (`GET /api/shared/js/config`'s answer, the same for everyone), so no
+ * page asks for it before its first paint; a signed-in page asked with a valid session cookie
+ * also carries the user's profile (`console-profile.ts`).
  */
 export async function registerConsole(
   app: FastifyInstance,
   distDir: string,
   config: Pick<Config, 'isHttps'>,
+  clientConfig: ClientConfig,
 ): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>> {
   const built = existsSync(path.join(distDir, 'index.html'));
-  const firstPages = built ? readFirstPages(distDir) : [];
-  const index: Page = { html: 'index.html', signedOut: false, text: built ? readHtml(distDir, 'index.html') : '' };
+  const configBlock = jsonDataBlock(CONSOLE_CONFIG_ELEMENT_ID, JSON.stringify(clientConfig));
+  const firstPages = built
+    ? readFirstPages(distDir).map((page) => ({ ...page, ...composed(page.text, configBlock) }))
+    : [];
+  const index: Page = { signedOut: false, ...composed(built ? readHtml(distDir, 'index.html') : '', configBlock) };
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -67,15 +75,20 @@ export async function registerConsole(
     }
     const page = firstPages.find((p) => p.pattern.test(pathname)) ?? index;
     const profile = page.signedOut ? undefined : await profileDataBlock(app, config, request);
+    const accepted = String(request.headers['accept-encoding'] ?? '');
     if (!profile) {
-      reply.header('cache-control', 'no-cache');
-      return reply.code(200).sendFile(page.html);
+      reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding');
+      reply.type('text/html; charset=utf-8');
+      if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(page.br);
+      if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(page.gzip);
+      return reply.send(page.text);
     }
     // The user's data: never stored by a cache. Before </body>: the preload links above it
     // reach the browser first, and module scripts run only once the document is parsed.
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     const html = page.text.replace('</body>', `${profile}</body>`);
-    if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(html);
+    if (!/\bgzip\b/.test(accepted)) return reply.send(html);
     return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(gzipSync(html));
   };
   // The directory itself is not a file to @fastify/static (it would answer 403).
@@ -86,9 +99,23 @@ export async function registerConsole(
 /** The table the console's build writes, by the name packages/web/first-pages.plugin.ts gives it. */
 const FIRST_PAGES_TABLE = 'first-pages.json';
 
-/** An HTML file of the build, its text (composed with a profile), and whether its page is one of the signed-out ones. */
-type Page = { html: string; text: string; signedOut: boolean };
-type FirstPage = Page & { pattern: RegExp };
+/**
+ * An HTML page of the build: whether it is one of the signed-out ones, and its text with the
+ * client configuration (composed with a profile per request), compressed once at start.
+ */
+type Page = { signedOut: boolean } & Composed;
+type Composed = { text: string; br: Buffer; gzip: Buffer; etag: string };
+
+/** A page's HTML with `block` before `</body>`, its compressed copies and its ETag (revalidated by browsers). */
+function composed(html: string, block: string): Composed {
+  const text = html.replace('</body>', `${block}</body>`);
+  return {
+    text,
+    br: brotliCompressSync(text),
+    gzip: gzipSync(text),
+    etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`,
+  };
+}
 
 function readHtml(distDir: string, html: string): string {
   const text = readFileSync(path.join(distDir, html), 'utf8');
@@ -102,7 +129,7 @@ function readHtml(distDir: string, html: string): string {
  * (a console built before it); a table naming a missing file is a broken build and stops the
  * start rather than serving a blank page.
  */
-function readFirstPages(distDir: string): FirstPage[] {
+function readFirstPages(distDir: string): { pattern: RegExp; text: string; signedOut: boolean }[] {
   const file = path.join(distDir, FIRST_PAGES_TABLE);
   if (!existsSync(file)) return [];
   const rows: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -115,6 +142,6 @@ function readFirstPages(distDir: string): FirstPage[] {
     if (html.startsWith('..') || path.isAbsolute(html) || !existsSync(path.join(distDir, html))) {
       throw new Error(`${file}: ${row.html} is not a file of the build`);
     }
-    return { pattern: new RegExp(row.pattern), html, text: readHtml(distDir, html), signedOut: row.signedOut === true };
+    return { pattern: new RegExp(row.pattern), text: readHtml(distDir, html), signedOut: row.signedOut === true };
   });
 }

@@ -1,0 +1,43 @@
+import { CONSOLE_CONFIG_ELEMENT_ID } from '@patchwell/core/constants';
+import { afterEach, describe, expect, it } from 'vitest';
+import { takePageConfig } from './page-config';
+
+/** What GET /api/shared/js/config answers, as the server writes it into the page (server/src/http/console.ts). */
+const config = {
+  environment: 'production',
+  version: '1.4.0',
+  countries: [{ name: 'Ireland', code: 'IE' }],
+  help_links: [{ label: 'Knowledge Base', url: 'https://help.example/kb' }],
+  support_url: 'https://help.example/support',
+  docs_url: 'https://help.example',
+  session: { idle_timeout_minutes: 60, max_lifetime_minutes: 720 },
+  signup_enabled: true,
+  password_reset_enabled: false,
+};
+
+function sendWithPage(text: string) {
+  const element = document.createElement('script');
+  element.type = 'application/json';
+  element.id = CONSOLE_CONFIG_ELEMENT_ID;
+  element.textContent = text;
+  document.body.append(element);
+}
+
+afterEach(() => document.getElementById(CONSOLE_CONFIG_ELEMENT_ID)?.remove());
+
+describe('takePageConfig', () => {
+  it('gives the configuration sent with the page, once (the block is dropped)', () => {
+    sendWithPage(JSON.stringify(config));
+    expect(takePageConfig()).toEqual(config);
+    expect(document.getElementById(CONSOLE_CONFIG_ELEMENT_ID)).toBeNull();
+    expect(takePageConfig()).toBeUndefined();
+  });
+
+  it('gives nothing for a page without one, a block that is not JSON, or not a configuration', () => {
+    expect(takePageConfig()).toBeUndefined();
+    sendWithPage('{"environment":');
+    expect(takePageConfig()).toBeUndefined();
+    sendWithPage(JSON.stringify({ ...config, session: null }));
+    expect(takePageConfig()).toBeUndefined();
+  });
+});
