@@ -6,7 +6,8 @@ export const API_BASE = '/api';
 export const BESPOKE_BASE = '/bespoke';
 /**
  * The id of the data block in which the server sends a signed-in user's profile with a
- * console page (JSON `{ o, profile }`: the answer of `GET /api/users/self?o=`), read once by
+ * console page (JSON `{ o, profile, banners }`: the answers of `GET /api/users/self?o=` and
+ * `GET /api/banners`, banners `null` when they could not be read), read once by
  * the console instead of asking for it (packages/server/src/http/console-profile.ts).
  */
 export const CONSOLE_PROFILE_ELEMENT_ID = 'pw-profile';

@@ -10,7 +10,7 @@ import { CONSOLE_CONFIG_ELEMENT_ID, CONSOLE_PROFILE_ELEMENT_ID } from '@patchwel
 import { createTestDb } from '../test/db';
 import { bodyOf, startTestApp, type TestApp } from '../test/app';
 import { buildAccountWithUser } from '../test/factories';
-import { users } from '../db/schema';
+import { banners, users } from '../db/schema';
 import { eq } from 'drizzle-orm';
 
 let handle: DbHandle;
@@ -210,10 +210,15 @@ describe('a signed-in page opened by address', () => {
     const { user, zone } = await buildAccountWithUser(handle.db);
     zoneId = zone.id;
     await handle.db.update(users).set({ firstname: '</script><script>alert(1)</script>' }).where(eq(users.id, user.id));
+    await handle.db.insert(banners).values({
+      message: 'Maintenance tonight </script>',
+      messagetype: 'maintenance',
+      startsAt: new Date(t.clock.now().getTime() - 60_000),
+    });
     ({ cookie } = await t.signIn(user.email, user.password));
   });
 
-  it('comes with the user’s profile for the zone asked, as GET /api/users/self answers it, never cached', async () => {
+  it('comes with the user’s profile for the zone asked and the banners, as the API answers them, never cached', async () => {
     const res = await t.request(`/console/devices?o=${zoneId}`, { headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -223,7 +228,9 @@ describe('a signed-in page opened by address', () => {
     const block = PROFILE_BLOCK.exec(html)![1]!;
     expect(block).not.toContain('</script>');
     const self = await bodyOf(await t.request(`/api/users/self?o=${zoneId}`, { headers: { cookie } }));
-    expect(JSON.parse(block)).toEqual({ o: zoneId, profile: self });
+    const active = await bodyOf(await t.request('/api/banners', { headers: { cookie } }));
+    expect(active).toEqual([expect.objectContaining({ message: 'Maintenance tonight </script>' })]);
+    expect(JSON.parse(block)).toEqual({ o: zoneId, profile: self, banners: active });
     expect(self.firstname).toBe('</script><script>alert(1)</script>');
   });
 

@@ -21,7 +21,10 @@ describe('takePageProfile', () => {
 
   it('gives the profile sent with the page to the first loader of the page’s own address, once', () => {
     sendWithPage(JSON.stringify({ o: 1, profile }));
-    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual(profile);
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual({
+      profile,
+      banners: undefined,
+    });
     expect(document.getElementById(CONSOLE_PROFILE_ELEMENT_ID)).toBeNull();
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
   });
@@ -36,9 +39,10 @@ describe('takePageProfile', () => {
     sendWithPage(JSON.stringify({ o: 2, profile }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
     sendWithPage(JSON.stringify({ o: null, profile }));
-    expect(takePageProfile('http://127.0.0.1/console/devices', undefined, 'http://127.0.0.1/console/devices')).toEqual(
+    expect(takePageProfile('http://127.0.0.1/console/devices', undefined, 'http://127.0.0.1/console/devices')).toEqual({
       profile,
-    );
+      banners: undefined,
+    });
   });
 
   it('ignores a block that is not a profile, and a page without one', () => {
@@ -47,6 +51,20 @@ describe('takePageProfile', () => {
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
     sendWithPage(JSON.stringify({ o: 1, profile: { name: 'not a profile' } }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
+  });
+
+  it('gives the banners sent with it, and leaves out banners that are not a list of banners', () => {
+    const banners = [{ id: 3, message: 'Maintenance tonight', messagetype: 'maintenance' as const }];
+    sendWithPage(JSON.stringify({ o: 1, profile, banners }));
+    expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual({ profile, banners });
+    // The server could not read them (null), or something else came: the shell asks for them.
+    for (const sent of [null, [{ id: 'x' }]]) {
+      sendWithPage(JSON.stringify({ o: 1, profile, banners: sent }));
+      expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual({
+        profile,
+        banners: undefined,
+      });
+    }
   });
 
   it('takes nothing when the document’s address is unknown', () => {

@@ -1,5 +1,6 @@
 import { ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
 import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
+import { ZBannerList, type Banner } from '@patchwell/core/shell/banner.schema';
 
 /** The address the document was loaded from (history changes do not move it), if known. */
 function documentUrl(): string | undefined {
@@ -12,30 +13,36 @@ const pathAndQuery = (href: string) => {
   return url.pathname + url.search;
 };
 
+/** What a signed-in page came with: the profile, and the alert banners when the server could read them. */
+export type PageProfile = { profile: Profile; banners: Banner[] | undefined };
+
 /**
- * The profile the server sent with the page (server/src/http/console-profile.ts), for the
- * signed-in route's first loader: taken once, and only for the address the document was
- * loaded from and the zone it asked for. Any later loader asks the server: the data block
+ * The profile and banners the server sent with the page (server/src/http/console-profile.ts),
+ * for the signed-in route's first loader: taken once, and only for the address the document
+ * was loaded from and the zone it asked for. Any later loader asks the server: the data block
  * belongs to the session of the page's load, and by then the user may have signed out, or in
  * as someone else (an invitation accepted in the same tab). Undefined when the page came
- * without one, or it is not for this request, or not a profile.
+ * without one, or it is not for this request, or not a profile (banners that are not a list
+ * of banners are left out: the shell asks for them).
  */
 export function takePageProfile(
   requestUrl: string,
   requested: number | undefined,
   loadedFrom: string | undefined = documentUrl(),
-): Profile | undefined {
+): PageProfile | undefined {
   const element = document.getElementById(CONSOLE_PROFILE_ELEMENT_ID);
   if (!element) return undefined;
   element.remove();
   if (loadedFrom === undefined || pathAndQuery(loadedFrom) !== pathAndQuery(requestUrl)) return undefined;
-  let data: { o?: unknown; profile?: unknown };
+  let data: { o?: unknown; profile?: unknown; banners?: unknown };
   try {
     data = JSON.parse(element.textContent ?? '') as typeof data;
   } catch {
     return undefined;
   }
   if ((data.o ?? undefined) !== requested) return undefined;
-  const parsed = ZProfile.safeParse(data.profile);
-  return parsed.success ? parsed.data : undefined;
+  const profile = ZProfile.safeParse(data.profile);
+  if (!profile.success) return undefined;
+  const banners = ZBannerList.safeParse(data.banners);
+  return { profile: profile.data, banners: banners.success ? banners.data : undefined };
 }

@@ -3,6 +3,7 @@ import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { api } from '../api/client';
 import { PROFILE_QUERY_KEY } from '../features/auth/session.api';
+import { BANNERS_QUERY_KEY } from '../features/shell/shell.api';
 import { buildProfile } from '../test/factories';
 import { testQueryClient } from '../test/render';
 import { startTestServer } from '../test/server';
@@ -96,14 +97,15 @@ describe('loadShell', () => {
     expect(shell.profile.orgs.length).toBeGreaterThan(0);
   });
 
-  it('asks nothing when the page came with the profile (server/src/http/console-profile.ts)', async () => {
+  it('asks nothing when the page came with the profile and banners (server/src/http/console-profile.ts)', async () => {
     signedIn = true;
     server.requests.length = 0;
     const sent = buildProfile({ firstname: 'Sent' });
+    const banners = [{ id: 1, message: 'Maintenance tonight', messagetype: 'maintenance' }];
     const element = Object.assign(document.createElement('script'), {
       type: 'application/json',
       id: CONSOLE_PROFILE_ELEMENT_ID,
-      textContent: JSON.stringify({ o: 1, profile: sent }),
+      textContent: JSON.stringify({ o: 1, profile: sent, banners }),
     });
     document.body.append(element);
     // jsdom records no navigation: the page was loaded from this address.
@@ -116,6 +118,8 @@ describe('loadShell', () => {
     expect(shell.profile).toEqual(sent);
     expect(shell.zoneId).toBe(1);
     expect(client.getQueryData(PROFILE_QUERY_KEY)).toEqual(sent);
+    // The shell's banners query finds them in the cache.
+    expect(client.getQueryData(BANNERS_QUERY_KEY)).toEqual(banners);
     expect(server.requests).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from 'react-router';
 import { isApiError } from '../api/errors';
 import { checkSession, logout, profileQuery } from '../features/auth/session.api';
+import { BANNERS_QUERY_KEY } from '../features/shell/shell.api';
 import { takePageProfile } from './page-profile';
 import { consolePath, loginPath } from './paths';
 import { queryClient as defaultQueryClient } from './query-client';
@@ -21,7 +22,7 @@ export type ShellContext = {
  * 1. check the session; failure → /login?redirect=<here> (+ err=session-expired on 401);
  * 2. load the profile (cached for 30 minutes; asked beside the check); failure → log out,
  *    /login?redirect=<here>; a page opened by address may have come with both answered (the
- *    profile sent with the page, `page-profile.ts`);
+ *    profile sent with the page, with the alert banners, `page-profile.ts`);
  * 3. choose the zone (requested `o`/`org` the user has, else the stored one, else the first),
  *    store it, and make sure the URL carries it as `o`.
  */
@@ -31,8 +32,9 @@ export async function loadShell(request: Request, client: QueryClient = defaultQ
 
   const requested = requestedZoneId(url.searchParams);
   const sent = takePageProfile(request.url, requested);
-  if (sent) client.setQueryData(profileQuery(requested).queryKey, sent);
-  const profile = sent ?? (await askProfile(request, here, requested, client));
+  if (sent) client.setQueryData(profileQuery(requested).queryKey, sent.profile);
+  if (sent?.banners) client.setQueryData(BANNERS_QUERY_KEY, sent.banners);
+  const profile = sent?.profile ?? (await askProfile(request, here, requested, client));
 
   const zone = chooseZone(profile.orgs, requested, storedCurrentOrg());
   if (zone) {
