@@ -1,5 +1,6 @@
 import { CONSOLE_CONFIG_ELEMENT_ID } from '@patchwell/core/constants';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sendWithPage } from '../test/data-block';
 import { takePageConfig } from './page-config';
 
 /** What GET /api/shared/js/config answers, as the server writes it into the page (server/src/http/console.ts). */
@@ -15,19 +16,11 @@ const config = {
   password_reset_enabled: false,
 };
 
-function sendWithPage(text: string) {
-  const element = document.createElement('script');
-  element.type = 'application/json';
-  element.id = CONSOLE_CONFIG_ELEMENT_ID;
-  element.textContent = text;
-  document.body.append(element);
-}
-
 afterEach(() => document.getElementById(CONSOLE_CONFIG_ELEMENT_ID)?.remove());
 
 describe('takePageConfig', () => {
   it('gives the configuration sent with the page, once (the block is dropped)', () => {
-    sendWithPage(JSON.stringify(config));
+    sendWithPage(CONSOLE_CONFIG_ELEMENT_ID, JSON.stringify(config));
     expect(takePageConfig()).toEqual(config);
     expect(document.getElementById(CONSOLE_CONFIG_ELEMENT_ID)).toBeNull();
     expect(takePageConfig()).toBeUndefined();
@@ -35,9 +28,9 @@ describe('takePageConfig', () => {
 
   it('gives nothing for a page without one, a block that is not JSON, or not a configuration', () => {
     expect(takePageConfig()).toBeUndefined();
-    sendWithPage('{"environment":');
+    sendWithPage(CONSOLE_CONFIG_ELEMENT_ID, '{"environment":');
     expect(takePageConfig()).toBeUndefined();
-    sendWithPage(JSON.stringify({ ...config, session: null }));
+    sendWithPage(CONSOLE_CONFIG_ELEMENT_ID, JSON.stringify({ ...config, session: null }));
     expect(takePageConfig()).toBeUndefined();
   });
 });

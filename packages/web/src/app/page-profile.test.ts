@@ -1,18 +1,10 @@
 import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sendWithPage } from '../test/data-block';
 import { buildProfile } from '../test/factories';
 import { takePageProfile } from './page-profile';
 
 const LOADED_FROM = 'http://127.0.0.1/console/devices?o=1';
-
-/** The data block as the server writes it (server/src/http/console-profile.ts). */
-function sendWithPage(text: string) {
-  const element = document.createElement('script');
-  element.type = 'application/json';
-  element.id = CONSOLE_PROFILE_ELEMENT_ID;
-  element.textContent = text;
-  document.body.append(element);
-}
 
 afterEach(() => document.getElementById(CONSOLE_PROFILE_ELEMENT_ID)?.remove());
 
@@ -20,7 +12,7 @@ describe('takePageProfile', () => {
   const profile = buildProfile();
 
   it('gives the profile sent with the page to the first loader of the page’s own address, once', () => {
-    sendWithPage(JSON.stringify({ o: 1, profile }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual({
       profile,
       banners: undefined,
@@ -30,15 +22,15 @@ describe('takePageProfile', () => {
   });
 
   it('is for the address the document was loaded from: a later page asks the server (and the block is dropped)', () => {
-    sendWithPage(JSON.stringify({ o: 1, profile }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile }));
     expect(takePageProfile('http://127.0.0.1/console/dashboard?o=1', 1, LOADED_FROM)).toBeUndefined();
     expect(document.getElementById(CONSOLE_PROFILE_ELEMENT_ID)).toBeNull();
   });
 
   it('is for the zone it was asked with', () => {
-    sendWithPage(JSON.stringify({ o: 2, profile }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 2, profile }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
-    sendWithPage(JSON.stringify({ o: null, profile }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: null, profile }));
     expect(takePageProfile('http://127.0.0.1/console/devices', undefined, 'http://127.0.0.1/console/devices')).toEqual({
       profile,
       banners: undefined,
@@ -47,19 +39,19 @@ describe('takePageProfile', () => {
 
   it('ignores a block that is not a profile, and a page without one', () => {
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
-    sendWithPage('{"o":1,"profile":');
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, '{"o":1,"profile":');
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
-    sendWithPage(JSON.stringify({ o: 1, profile: { name: 'not a profile' } }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile: { name: 'not a profile' } }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toBeUndefined();
   });
 
   it('gives the banners sent with it, and leaves out banners that are not a list of banners', () => {
     const banners = [{ id: 3, message: 'Maintenance tonight', messagetype: 'maintenance' as const }];
-    sendWithPage(JSON.stringify({ o: 1, profile, banners }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile, banners }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual({ profile, banners });
     // The server could not read them (null), or something else came: the shell asks for them.
     for (const sent of [null, [{ id: 'x' }]]) {
-      sendWithPage(JSON.stringify({ o: 1, profile, banners: sent }));
+      sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile, banners: sent }));
       expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, LOADED_FROM)).toEqual({
         profile,
         banners: undefined,
@@ -68,7 +60,7 @@ describe('takePageProfile', () => {
   });
 
   it('takes nothing when the document’s address is unknown', () => {
-    sendWithPage(JSON.stringify({ o: 1, profile }));
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile }));
     expect(takePageProfile('http://127.0.0.1/console/devices?o=1', 1, undefined)).toBeUndefined();
   });
 });

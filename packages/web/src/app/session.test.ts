@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'v
 import { api } from '../api/client';
 import { PROFILE_QUERY_KEY } from '../features/auth/session.api';
 import { BANNERS_QUERY_KEY } from '../features/shell/shell.api';
+import { sendWithPage } from '../test/data-block';
 import { buildProfile } from '../test/factories';
 import { testQueryClient } from '../test/render';
 import { startTestServer } from '../test/server';
@@ -102,12 +103,7 @@ describe('loadShell', () => {
     server.requests.length = 0;
     const sent = buildProfile({ firstname: 'Sent' });
     const banners = [{ id: 1, message: 'Maintenance tonight', messagetype: 'maintenance' }];
-    const element = Object.assign(document.createElement('script'), {
-      type: 'application/json',
-      id: CONSOLE_PROFILE_ELEMENT_ID,
-      textContent: JSON.stringify({ o: 1, profile: sent, banners }),
-    });
-    document.body.append(element);
+    sendWithPage(CONSOLE_PROFILE_ELEMENT_ID, JSON.stringify({ o: 1, profile: sent, banners }));
     // jsdom records no navigation: the page was loaded from this address.
     const loadedFrom = vi
       .spyOn(performance, 'getEntriesByType')
