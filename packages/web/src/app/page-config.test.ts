@@ -1,20 +1,11 @@
 import { CONSOLE_CONFIG_ELEMENT_ID } from '@patchwell/core/constants';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendWithPage } from '../test/data-block';
+import { buildClientConfig } from '../test/factories';
 import { takePageConfig } from './page-config';
 
 /** What GET /api/shared/js/config answers, as the server writes it into the page (server/src/http/console.ts). */
-const config = {
-  environment: 'production',
-  version: '1.4.0',
-  countries: [{ name: 'Ireland', code: 'IE' }],
-  help_links: [{ label: 'Knowledge Base', url: 'https://help.example/kb' }],
-  support_url: 'https://help.example/support',
-  docs_url: 'https://help.example',
-  session: { idle_timeout_minutes: 60, max_lifetime_minutes: 720 },
-  signup_enabled: true,
-  password_reset_enabled: false,
-};
+const config = buildClientConfig({ countries: [{ name: 'Ireland', code: 'IE' }] });
 
 afterEach(() => document.getElementById(CONSOLE_CONFIG_ELEMENT_ID)?.remove());
 

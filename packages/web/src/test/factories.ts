@@ -1,6 +1,7 @@
 import type { Profile, ProfileOrg } from '@patchwell/core/auth/profile.schema';
 import type { Device } from '@patchwell/core/devices/devices.schema';
 import type { ServerGroup } from '@patchwell/core/devices/groups.schema';
+import type { ClientConfig } from '@patchwell/core/shell/config.schema';
 import { FEATURE_FLAGS } from '@patchwell/core/shell/flags';
 import { ROLE_GRANTS } from '@patchwell/core/zones/roles';
 
@@ -105,6 +106,22 @@ export function buildGroup(overrides: Partial<ServerGroup> = {}): ServerGroup {
     notes: '',
     server_count: 0,
     default: false,
+    ...overrides,
+  };
+}
+
+/** `GET /api/shared/js/config`'s answer (or the block sent with a page), with help links on help.example. */
+export function buildClientConfig(overrides: Partial<ClientConfig> = {}): ClientConfig {
+  return {
+    environment: 'test',
+    version: '1',
+    countries: [],
+    help_links: [{ label: 'Knowledge Base', url: 'https://help.example/kb' }],
+    support_url: 'https://help.example/support',
+    docs_url: 'https://help.example/docs',
+    session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
+    signup_enabled: true,
+    password_reset_enabled: false,
     ...overrides,
   };
 }

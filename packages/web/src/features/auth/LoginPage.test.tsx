@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../api/client';
 import { rememberLastRoute } from '../../app/storage';
-import { buildProfile, buildZone } from '../../test/factories';
+import { buildClientConfig, buildProfile, buildZone } from '../../test/factories';
 import { renderRoutes } from '../../test/render';
 import { startTestServer } from '../../test/server';
 import { afterLoginPath, normalizeRedirect } from './after-login';
@@ -55,16 +55,7 @@ beforeAll(async () => {
 const VERIFY = 'Your user account requires email verification. Please check your email to verify your account.';
 let passwordResetOn = false;
 let mfaVerified = false;
-const config = {
-  environment: 'test',
-  version: '0',
-  countries: [],
-  help_links: [],
-  support_url: 'https://support.test',
-  docs_url: 'https://docs.test',
-  session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
-  signup_enabled: true,
-};
+const config = buildClientConfig();
 
 afterAll(async () => {
   api.configure({ baseUrl: undefined });

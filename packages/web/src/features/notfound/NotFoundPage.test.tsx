@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { buildClientConfig } from '../../test/factories';
 import { renderAt, testQueryClient } from '../../test/render';
 import { CONFIG_QUERY_KEY } from '../shell/config.api';
 import { NotFoundPage } from './NotFoundPage';
@@ -14,17 +15,7 @@ describe('404 page', () => {
 
   it('links back to the console, keeping the zone, and to support, documentation and the knowledge base', () => {
     const client = testQueryClient();
-    client.setQueryData(CONFIG_QUERY_KEY, {
-      environment: 'test',
-      version: '1',
-      countries: [],
-      help_links: [{ label: 'Knowledge Base', url: 'https://help.example/kb' }],
-      support_url: 'https://help.example/support',
-      docs_url: 'https://help.example/docs',
-      session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
-      signup_enabled: true,
-      password_reset_enabled: false,
-    });
+    client.setQueryData(CONFIG_QUERY_KEY, buildClientConfig());
     renderAt(<NotFoundPage />, '/nope?o=4', client);
     expect(screen.getByRole('link', { name: 'Return to the console' })).toHaveAttribute('href', '/dashboard?o=4');
     expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute(

@@ -1,17 +1,14 @@
-import type { ClientConfig } from '@patchwell/core/shell/config.schema';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { buildProfile, buildZone } from '../../test/factories';
+import { buildClientConfig, buildProfile, buildZone } from '../../test/factories';
 import { renderAt } from '../../test/render';
 import { canOfferCreateZone } from '../../app/access';
 import { accountMenuItems, mainNavItems } from './nav-items';
 import { TopNav, type TopNavProps } from './TopNav';
 
-const config: ClientConfig = {
-  environment: 'test',
+const config = buildClientConfig({
   version: '0.1.0',
-  countries: [],
   help_links: [
     { label: 'Knowledge Base', url: 'https://help.example/kb' },
     { label: 'Release Notes', url: 'https://help.example/notes' },
@@ -19,12 +16,7 @@ const config: ClientConfig = {
     { label: 'API Reference Guide', url: 'https://help.example/api' },
     { label: 'University', url: 'https://help.example/university' },
   ],
-  support_url: 'https://help.example/support',
-  docs_url: 'https://help.example/docs',
-  session: { idle_timeout_minutes: 30, max_lifetime_minutes: 720 },
-  signup_enabled: true,
-  password_reset_enabled: false,
-};
+});
 
 function renderNav(props: Partial<TopNavProps> = {}, path = '/devices?o=1') {
   const profile = props.profile ?? buildProfile();
