@@ -1,6 +1,7 @@
 import { CONSOLE_CONFIG_ELEMENT_ID } from '@patchwell/core/constants';
 import { ClientConfigShape } from '@patchwell/core/shell/config.parse';
 import type { ClientConfig } from '@patchwell/core/shell/config.schema';
+import { takeDataBlock } from './data-block';
 
 /**
  * The client configuration the server sent with the page (server/src/http/console.ts), taken
@@ -11,13 +12,8 @@ import type { ClientConfig } from '@patchwell/core/shell/config.schema';
  * configuration: the console then asks, as before.
  */
 export function takePageConfig(): ClientConfig | undefined {
-  const element = document.getElementById(CONSOLE_CONFIG_ELEMENT_ID);
-  if (!element) return undefined;
-  element.remove();
-  try {
-    const parsed = ClientConfigShape.safeParse(JSON.parse(element.textContent ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const sent = takeDataBlock(CONSOLE_CONFIG_ELEMENT_ID);
+  if (sent === undefined) return undefined;
+  const parsed = ClientConfigShape.safeParse(sent);
+  return parsed.success ? parsed.data : undefined;
 }

@@ -1,6 +1,7 @@
 import { ZProfile, type Profile } from '@patchwell/core/auth/profile.schema';
 import { CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
 import { ZBannerList, type Banner } from '@patchwell/core/shell/banner.schema';
+import { takeDataBlock } from './data-block';
 
 /** The address the document was loaded from (history changes do not move it), if known. */
 function documentUrl(): string | undefined {
@@ -30,16 +31,10 @@ export function takePageProfile(
   requested: number | undefined,
   loadedFrom: string | undefined = documentUrl(),
 ): PageProfile | undefined {
-  const element = document.getElementById(CONSOLE_PROFILE_ELEMENT_ID);
-  if (!element) return undefined;
-  element.remove();
+  const data = takeDataBlock(CONSOLE_PROFILE_ELEMENT_ID) as
+    { o?: unknown; profile?: unknown; banners?: unknown } | undefined;
+  if (typeof data !== 'object' || data === null) return undefined;
   if (loadedFrom === undefined || pathAndQuery(loadedFrom) !== pathAndQuery(requestUrl)) return undefined;
-  let data: { o?: unknown; profile?: unknown; banners?: unknown };
-  try {
-    data = JSON.parse(element.textContent ?? '') as typeof data;
-  } catch {
-    return undefined;
-  }
   if ((data.o ?? undefined) !== requested) return undefined;
   const profile = ZProfile.safeParse(data.profile);
   if (!profile.success) return undefined;
