@@ -8,6 +8,7 @@ export default defineConfig({
       'packages/server',
       'packages/web',
       'packages/web/vitest.build.config.ts',
+      'packages/web/vitest.ssr.config.ts',
       'packages/agent',
     ],
     // Vitest takes one worker per core but one by default: on CI's two cores that left one

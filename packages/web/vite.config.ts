@@ -25,7 +25,23 @@ const shell = staticClosure([
 // The API server (packages/server) listens here during `npm run dev`.
 const API_TARGET = 'http://127.0.0.1:8080';
 
-export default defineConfig({
+// The server's drawing of signed-in first pages (src/ssr/render-page.tsx, decision 0030): the
+// same modules built for Node; no chunking groups, preloads or HTML.
+const ssrBuild = defineConfig({
+  base: '/console/',
+  plugins: [react()],
+  // Bundled whole, React's production build included: the server needs no package of the
+  // console's at run time, and the drawing does not run React's development checks.
+  ssr: { noExternal: true },
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist-ssr',
+    emptyOutDir: true,
+    rolldownOptions: { output: { entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' } },
+  },
+});
+
+const clientBuild = defineConfig({
   base: '/console/',
   plugins: [
     react(),
@@ -124,3 +140,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? ssrBuild : clientBuild));

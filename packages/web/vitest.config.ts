@@ -8,6 +8,8 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // The server's drawing of pages runs in Node (vitest.ssr.config.ts).
+    exclude: ['src/ssr/**'],
     css: false,
     // A page test renders, types, clicks and waits on a real HTTP server; on a busy 2-core
     // machine one takes tens of seconds (typing re-renders a whole form per key). A slow test

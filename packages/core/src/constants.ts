@@ -19,6 +19,13 @@ export const CONSOLE_PROFILE_ELEMENT_ID = 'pw-profile';
  */
 export const CONSOLE_CONFIG_ELEMENT_ID = 'pw-config';
 
+/**
+ * The id of the data block in which the server sends the query data a page it drew was drawn
+ * from (TanStack Query's dehydrated state, the page's own queries), so that the console
+ * hydrates the same markup from the same data (packages/web/src/ssr/render-page.tsx).
+ */
+export const CONSOLE_RENDERED_ELEMENT_ID = 'pw-rendered';
+
 /** The `err` of `/console/login?err=…` after a refused SAML sign-in (the page shows the generic login failure). */
 export const SAML_SIGNIN_ERROR = 'saml_failed';
 

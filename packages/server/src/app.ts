@@ -140,7 +140,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerAuthzCheck(app);
   await registerDocs(app, config);
 
-  const consoleFallback = await registerConsole(app, config.webDistDir, config, clientConfig(ctx));
+  const consoleFallback = await registerConsole(app, config, clientConfig(ctx));
   app.setNotFoundHandler((request, reply) => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (isRead && request.url.startsWith('/console/')) return consoleFallback(request, reply);

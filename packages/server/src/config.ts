@@ -408,6 +408,8 @@ export type Config = {
   policySchedulerIntervalMs: number;
   /** The built console (`packages/web/dist`); not an environment variable, tests point it elsewhere. */
   webDistDir: string;
+  /** The console's page renderer built for Node (`packages/web/dist-ssr`, decision 0030); tests point it elsewhere. */
+  webSsrDir: string;
 };
 
 /** Thrown by {@link loadConfig} with one readable line per invalid variable. */
@@ -475,5 +477,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 2000 : 0),
     policySchedulerIntervalMs: e.POLICY_SCHEDULER_INTERVAL_MS,
     webDistDir: path.resolve(PACKAGE_ROOT, '../web/dist'),
+    webSsrDir: path.resolve(PACKAGE_ROOT, '../web/dist-ssr'),
   };
 }

@@ -4,11 +4,12 @@ import './app/mantine-styles';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { api } from './api/client';
 import { onPreloadError } from './app/chunks';
 import { takePageConfig } from './app/page-config';
+import { isDrawnPage, routerReady, takeRenderedPage } from './app/page-rendered';
 import { CONFIG_QUERY_KEY } from './features/shell/config.api';
 import { globalLoader } from './app/loader';
 import { consolePath } from './app/paths';
@@ -17,6 +18,10 @@ import { queryClient } from './app/query-client';
 import { BASENAME, createAppRouter } from './app/router';
 import { createAuthFailureHandler } from './app/auth-failure';
 
+const container = document.getElementById('root');
+if (!container) throw new Error('Missing #root element');
+// Before the router starts: its first loaders find the drawn page's data in the cache.
+const isDrawn = takeRenderedPage(queryClient, container);
 const router = createAppRouter();
 
 // The configuration sent with the page: the pages that read it do not ask for it first.
@@ -36,18 +41,28 @@ api.configure({
 // Vite reports a failed preload of a lazily loaded chunk's dependencies here.
 window.addEventListener('vite:preloadError', onPreloadError);
 
-const container = document.getElementById('root');
-if (!container) throw new Error('Missing #root element');
+const app = (
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>
+);
 
-// In a transition, React renders the first page in slices of a few milliseconds and lets the
-// browser answer input between them, instead of one long task as the scripts arrive.
-const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
-    </StrictMode>,
-  );
-});
+// In a transition, React renders (or hydrates) the first page in slices of a few milliseconds
+// and lets the browser answer input between them, instead of one long task as the scripts arrive.
+if (isDrawn) {
+  // A page the server drew (decision 0030) is hydrated once the router stands on it. Not
+  // awaited at the top: this module's chunk must finish running for the page's chunks, which
+  // import from it, to load at all.
+  void routerReady(router).then(() => {
+    if (isDrawnPage(router, window.location)) {
+      startTransition(() => void hydrateRoot(container, app));
+    } else {
+      container.replaceChildren();
+      startTransition(() => createRoot(container).render(app));
+    }
+  });
+} else {
+  startTransition(() => createRoot(container).render(app));
+}

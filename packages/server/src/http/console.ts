@@ -7,7 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_BASE, CONSOLE_CONFIG_ELEMENT_ID } from '@patchwell/core/constants';
 import type { ClientConfig } from '@patchwell/core/shell/config.schema';
 import type { Config } from '../config';
-import { jsonDataBlock, profileDataBlock } from './console-profile';
+import { jsonDataBlock, readPageProfile } from './console-profile';
+import { drawableHtml, drawnPage, pageRenderer } from './console-render';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -34,15 +35,20 @@ in the repository, then restart the server.</p>
  */
 export async function registerConsole(
   app: FastifyInstance,
-  distDir: string,
-  config: Pick<Config, 'isHttps'>,
+  config: Pick<Config, 'isHttps' | 'webDistDir' | 'webSsrDir'>,
   clientConfig: ClientConfig,
 ): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>> {
+  const distDir = config.webDistDir;
   const built = existsSync(path.join(distDir, 'index.html'));
   const configBlock = jsonDataBlock(CONSOLE_CONFIG_ELEMENT_ID, JSON.stringify(clientConfig));
   const firstPages = built
-    ? readFirstPages(distDir).map((page) => ({ ...page, ...composed(page.text, configBlock) }))
+    ? readFirstPages(distDir).map((page) => ({
+        ...page,
+        ...composed(page.text, configBlock),
+        drawable: drawableHtml(page.text).replace('</body>', `${configBlock}</body>`),
+      }))
     : [];
+  const renderer = pageRenderer(config.webSsrDir, app.log);
   const index: Page = { signedOut: false, ...composed(built ? readHtml(distDir, 'index.html') : '', configBlock) };
   if (built) {
     await app.register(fastifyStatic, {
@@ -73,8 +79,9 @@ export async function registerConsole(
     if (pathname.startsWith(`${CONSOLE_BASE}assets/`)) {
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
-    const page = firstPages.find((p) => p.pattern.test(pathname)) ?? index;
-    const profile = page.signedOut ? undefined : await profileDataBlock(app, config, request);
+    const first = firstPages.find((p) => p.pattern.test(pathname));
+    const page = first ?? index;
+    const profile = page.signedOut ? undefined : await readPageProfile(app, config, request);
     const accepted = String(request.headers['accept-encoding'] ?? '');
     if (!profile) {
       reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding');
@@ -87,7 +94,13 @@ export async function registerConsole(
     // The user's data: never stored by a cache. Before </body>: the preload links above it
     // reach the browser first, and module scripts run only once the document is parsed.
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-    const html = page.text.replace('</body>', `${profile}</body>`);
+    // A signed-in first page the server can draw goes drawn (console-render.ts).
+    const draw = first && !first.signedOut ? await renderer() : undefined;
+    const drawn =
+      first && draw
+        ? await drawnPage(draw, first.drawable, request.url, profile, clientConfig, request.log)
+        : undefined;
+    const html = (drawn ?? page.text).replace('</body>', `${profile.block}</body>`);
     if (!/\bgzip\b/.test(accepted)) return reply.send(html);
     return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(gzipSync(html));
   };

@@ -66,6 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...options.env,
     }),
     webDistDir: path.join(os.tmpdir(), 'patchwell-no-console-dist'),
+    webSsrDir: path.join(os.tmpdir(), 'patchwell-no-console-ssr'),
     ...options.config,
   };
   const clock = options.clock ?? createTestClock();

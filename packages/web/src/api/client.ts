@@ -41,6 +41,8 @@ export type ApiClientOptions = {
   onRequestEnd?: () => void;
   /** Called after a 401 or 403 from a call that did not opt out (spec A section 8). */
   onAuthFailure?: (error: ApiError) => void;
+  /** Sends a request: the page's `fetch` by default; the server's drawing of a page reads through the app (ssr/render-page.tsx). */
+  fetch?: (url: URL, init: RequestInit) => Promise<Response>;
 };
 
 export type ApiClient = {
@@ -132,7 +134,7 @@ export function createApiClient(initial: ApiClientOptions = {}): ApiClient {
     try {
       let response: Response;
       try {
-        response = await fetch(url(path, opts.query), {
+        response = await (options.fetch ?? fetch)(url(path, opts.query), {
           method: opts.method ?? 'GET',
           headers,
           body,

@@ -3,6 +3,9 @@ import type { LoaderFunctionArgs, ShouldRevalidateFunctionArgs } from 'react-rou
 import { queryClient as defaultQueryClient } from './query-client';
 import { requestedZoneId } from './zone';
 
+/** Starts a page's queries for a zone and address (the server's drawing of a page runs them too, ssr/render-page.tsx). */
+export type PageDataAsk = (client: QueryClient, zoneId: number, url: URL) => Promise<unknown>[];
+
 /**
  * A page's route loader that puts the data its first render shows in the query cache, asked
  * beside the shell's loader. The page's rows or figures are then drawn in the first render,
@@ -11,10 +14,7 @@ import { requestedZoneId } from './zone';
  * (`client.ensureQueryData`) for the zone of the address; a failure is left to the page's own
  * query, which shows it.
  */
-export function pageDataLoader(
-  ask: (client: QueryClient, zoneId: number, url: URL) => Promise<unknown>[],
-  client: QueryClient = defaultQueryClient,
-) {
+export function pageDataLoader(ask: PageDataAsk, client: QueryClient = defaultQueryClient) {
   return async ({ request }: LoaderFunctionArgs): Promise<null> => {
     const url = new URL(request.url);
     // Without a zone the shell's loader redirects to the address with one; this runs again then.

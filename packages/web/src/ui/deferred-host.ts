@@ -6,6 +6,8 @@ import { createElement, useEffect, useSyncExternalStore, type ComponentType } fr
  * the next call; `Deferred` renders it once loaded, nothing before; `mounted` downloads it and
  * resolves once it is in the page (its effects have run, so it hears what is sent to it).
  */
+const noHost = () => undefined;
+
 export function deferredHost(download: () => Promise<ComponentType>) {
   let Host: ComponentType | undefined;
   let loading: Promise<void> | undefined;
@@ -33,7 +35,8 @@ export function deferredHost(download: () => Promise<ComponentType>) {
     load,
     mounted: (): Promise<void> => load().then(() => isMounted),
     Deferred() {
-      const Loaded = useSyncExternalStore(subscribe, () => Host);
+      // A page the server drew has no host yet, nor does the console when it hydrates that page.
+      const Loaded = useSyncExternalStore(subscribe, () => Host, noHost);
       // A parent's effects run after its children's: the host's own are in place by now.
       useEffect(() => {
         if (Loaded) onMounted();

@@ -6,7 +6,7 @@ import {
   type Rect,
   type VirtualItem,
 } from '@tanstack/react-virtual';
-import { useCallback, useState, type FocusEvent } from 'react';
+import { useCallback, useRef, useState, type FocusEvent } from 'react';
 
 /**
  * When the scroll box reports no size (not laid out yet, or jsdom, which has no layout),
@@ -37,8 +37,8 @@ export type VirtualRow = VirtualItem & { spaceBefore: number };
 export type VirtualRows = {
   /** Callback ref for the element that scrolls (the table's scroll container). */
   scrollRef: (element: HTMLDivElement | null) => void;
-  /** That element once mounted (to scroll it back to the top on a new page). */
-  scrollElement: HTMLDivElement | null;
+  /** Scrolls that element back to its top (a new page, sort or filter). */
+  scrollToTop: () => void;
   /** The rows to render now, in order. */
   rows: VirtualRow[];
   /** Height of the rows left out below the last one rendered (px). */
@@ -60,10 +60,24 @@ export type VirtualRows = {
  * focus stays rendered when scrolled away, so focus is never dropped to the page.
  */
 export function useVirtualRows({ count, estimateRowHeight, overscan = 8, getRowKey }: VirtualRowsOptions): VirtualRows {
-  // State, not a ref: attaching the box re-renders, so the virtualizer measures it at once.
-  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
-  const [focusedIndex, setFocusedIndex] = useState<number | null>(null);
   const windowed = count > WINDOW_FROM_ROWS;
+  // Windowed, the box is state: attaching it re-renders, so the virtualizer measures it at once.
+  // Not windowed, only a ref: that re-render would draw every row a second time, synchronously
+  // (a quarter of a second of a phone's main thread on the devices page after it hydrates).
+  // The ref callback changes with `windowed`, so React hands it the box again when a page
+  // grows past the threshold.
+  const boxRef = useRef<HTMLDivElement | null>(null);
+  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
+  const scrollRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      boxRef.current = element;
+      if (windowed) setScrollElement(element);
+    },
+    [windowed],
+  );
+  // jsdom's elements have no scrollTo.
+  const scrollToTop = useCallback(() => boxRef.current?.scrollTo?.({ top: 0 }), []);
+  const [focusedIndex, setFocusedIndex] = useState<number | null>(null);
   // The virtualizer's getters read its mutable state; nothing here is memoised by hand, and
   // the console does not run the React Compiler, so its memoisation warning does not apply.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -116,11 +130,11 @@ export function useVirtualRows({ count, estimateRowHeight, overscan = 8, getRowK
       lane: 0,
       spaceBefore: 0,
     }));
-    return { scrollRef: setScrollElement, scrollElement, rows, paddingBottom: 0, measureRef, bodyProps };
+    return { scrollRef, scrollToTop, rows, paddingBottom: 0, measureRef, bodyProps };
   }
   const items = virtualizer.getVirtualItems();
   const rows = items.map((item, i) => ({ ...item, spaceBefore: item.start - (i > 0 ? items[i - 1]!.end : 0) }));
   const last = items[items.length - 1];
   const paddingBottom = last ? virtualizer.getTotalSize() - last.end : 0;
-  return { scrollRef: setScrollElement, scrollElement, rows, paddingBottom, measureRef, bodyProps };
+  return { scrollRef, scrollToTop, rows, paddingBottom, measureRef, bodyProps };
 }

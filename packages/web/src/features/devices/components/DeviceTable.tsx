@@ -50,7 +50,7 @@ export function DeviceTable({
   actions,
   resetKey,
 }: DeviceTableProps) {
-  const { scrollRef, scrollElement, measureRef, bodyProps, ...virtual } = useVirtualRows({
+  const { scrollRef, scrollToTop, measureRef, bodyProps, ...virtual } = useVirtualRows({
     count: rows.length,
     estimateRowHeight: ROW_HEIGHT,
     getRowKey: (index) => rows[index]?.id ?? index,
@@ -61,9 +61,8 @@ export function DeviceTable({
   useEffect(() => {
     if (shownKey.current === resetKey) return;
     shownKey.current = resetKey;
-    // jsdom's elements have no scrollTo.
-    scrollElement?.scrollTo?.({ top: 0 });
-  }, [resetKey, scrollElement]);
+    scrollToTop();
+  }, [resetKey, scrollToTop]);
 
   const allOnPage = rows.length > 0 && rows.every((d) => selectedIds.includes(d.id));
   const someOnPage = rows.some((d) => selectedIds.includes(d.id));

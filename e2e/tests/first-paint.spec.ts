@@ -1,0 +1,93 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectShell, signIn } from './helpers';
+
+// The dashboard and the devices list opened by address come drawn by the server (decision
+// 0030): readable before any script runs, then taken over by the console without being drawn
+// again, over the demo's simulated fleet.
+
+type Listed = { data: { display_name: string; custom_name: string | null; name: string }[]; size: number };
+
+async function signedInZone(page: Page): Promise<number> {
+  await signIn(page);
+  const o = await expectShell(page);
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/servers?o=${o}&limit=1`)).json()) as Listed).size, {
+      timeout: 20_000,
+    })
+    .toBeGreaterThanOrEqual(8);
+  return o;
+}
+
+test.describe('first paint drawn by the server', () => {
+  test('the devices list and the dashboard read without scripts', async ({ page, browser }) => {
+    const o = await signedInZone(page);
+    const listed = (await (await page.request.get(`/api/servers?o=${o}&page=0&limit=25`)).json()) as Listed;
+    const first = listed.data[0]!;
+    const noScripts = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+    });
+    try {
+      const still = await noScripts.newPage();
+      await still.goto(`/console/devices?o=${o}`);
+      const table = still.getByRole('table', { name: 'Devices' });
+      await expect(
+        table.getByRole('link', { name: first.custom_name || first.display_name || first.name, exact: true }),
+      ).toBeVisible();
+      await expect(table.getByRole('row')).toHaveCount(Math.min(listed.size, 25) + 1);
+      await expect(still.getByRole('banner')).toBeVisible();
+      await expect(still.getByRole('heading', { name: 'Devices', level: 1 })).toBeVisible();
+
+      await still.goto(`/console/dashboard?o=${o}`);
+      await expect(
+        still.getByRole('link', { name: /Devices missing critical patches for more than 14 days/ }),
+      ).toBeVisible();
+    } finally {
+      await noScripts.close();
+    }
+  });
+
+  test('the console takes the drawn page over as it is: no second drawing, no request for its data, no error', async ({
+    page,
+  }) => {
+    const o = await signedInZone(page);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    // Counts what leaves the root element: hydrating a page that does not match draws it anew.
+    await page.addInitScript(() => {
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if ((record.target as Element).id === 'root')
+            window.__rootRemovals = (window.__rootRemovals ?? 0) + record.removedNodes.length;
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+
+    for (const path of ['/console/devices', '/console/dashboard']) {
+      // The page before (the console after signing in) may still be asking for something.
+      await page.goto('about:blank');
+      asked.length = 0;
+      await page.goto(`${path}?o=${o}`);
+      await expect(page).toHaveTitle(/· Patchwell$/);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => window.__rootRemovals ?? 0), path).toBe(0);
+      expect(
+        asked.filter((p) => p.startsWith('/api/')),
+        path,
+      ).toEqual([]);
+    }
+
+    // Hydrated: the row menus and links answer.
+    await page.goto(`/console/devices?o=${o}`);
+    await page
+      .getByRole('table', { name: 'Devices' })
+      .getByRole('button', { name: /^Actions for / })
+      .first()
+      .click();
+    await expect(page.getByRole('menuitem', { name: 'Export CSV' })).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,19 @@
+// The scripts of a page the server drew (decision 0030, server/src/http/console-render.ts),
+// asked for once the page is on screen: the server keeps them in the inert <template
+// id="pw-scripts">, so that on a slow link the page's styles and markup are not shared with a
+// quarter of a megabyte of scripts before its first paint. A frame, then a task: after the paint.
+const scripts = document.getElementById('pw-scripts');
+if (scripts instanceof HTMLTemplateElement) {
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      for (const tag of scripts.content.children) {
+        const copy = document.createElement(tag.localName);
+        for (const { name, value } of tag.attributes) copy.setAttribute(name, value);
+        // In the order the build wrote them, as the parser would have run them.
+        if (copy instanceof HTMLScriptElement) copy.async = false;
+        document.head.append(copy);
+      }
+      scripts.remove();
+    }, 0),
+  );
+}

@@ -1,0 +1,42 @@
+import { CONSOLE_RENDERED_ELEMENT_ID } from '@patchwell/core/constants';
+import { hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import type { DataRouter } from 'react-router';
+import { takeDataBlock } from './data-block';
+
+/**
+ * Whether the server drew this page (decision 0030, server/src/http/console-render.ts): its
+ * markup is in `container` and the data it was drawn from in its data block, which this puts
+ * in `client` (taken once). The console then hydrates the markup instead of drawing anew.
+ */
+export function takeRenderedPage(client: QueryClient, container: HTMLElement): boolean {
+  const state = takeDataBlock(CONSOLE_RENDERED_ELEMENT_ID);
+  if (typeof state !== 'object' || state === null || !container.firstElementChild) return false;
+  hydrate(client, state as DehydratedState);
+  return true;
+}
+
+/**
+ * Resolves once the router has run the first page's loaders and loaded its route modules:
+ * hydrating before would draw the loading state over the server's page. On a drawn page the
+ * loaders find their data in the cache and ask nothing.
+ */
+export function routerReady(router: Pick<DataRouter, 'state' | 'subscribe'>): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Whether the router's first page is the one the server drew: the same address (the router's
+ * includes its basename, as the document's does), no error
+ * (a loader that redirected or failed draws another page, which the console then draws anew).
+ */
+export function isDrawnPage(router: Pick<DataRouter, 'state'>, location: Pick<Location, 'pathname' | 'search'>) {
+  const { state } = router;
+  return !state.errors && state.location.pathname === location.pathname && state.location.search === location.search;
+}
