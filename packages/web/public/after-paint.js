@@ -6,14 +6,16 @@ const scripts = document.getElementById('pw-scripts');
 if (scripts instanceof HTMLTemplateElement) {
   requestAnimationFrame(() =>
     setTimeout(() => {
+      // Made anew (a copied <script> would not run) and added at once: one change of the head.
+      const copies = document.createDocumentFragment();
       for (const tag of scripts.content.children) {
         const copy = document.createElement(tag.localName);
         for (const { name, value } of tag.attributes) copy.setAttribute(name, value);
         // In the order the build wrote them, as the parser would have run them.
         if (copy instanceof HTMLScriptElement) copy.async = false;
-        document.head.append(copy);
+        copies.append(copy);
       }
-      scripts.remove();
+      scripts.replaceWith(copies);
     }, 0),
   );
 }
