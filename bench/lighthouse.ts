@@ -73,17 +73,25 @@ try {
     if (!target) throw new Error(`no page ${name}: ${Object.keys(urls).join(', ')}`);
     const runs: Metrics[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const result = await lighthouse(
-        target.url,
-        {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance'],
-          ...(target.signedIn ? { extraHeaders: { cookie } } : {}),
-        },
-        PRESET === 'desktop' ? desktopConfig : undefined,
-      );
+      const measure = () =>
+        lighthouse(
+          target.url,
+          {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance'],
+            ...(target.signedIn ? { extraHeaders: { cookie } } : {}),
+          },
+          PRESET === 'desktop' ? desktopConfig : undefined,
+        );
+      let result = await measure();
+      // Chromium now and then loses the trace's navigation start (seen once in a few dozen runs
+      // on two pages with different scripts): that run measured nothing; it is run again, once.
+      if (result?.lhr.runtimeError?.code === 'NO_NAVSTART') {
+        console.log(`  ${name} run ${i + 1}: the trace lost its navigation start (NO_NAVSTART); run again`);
+        result = await measure();
+      }
       if (!result) throw new Error(`lighthouse gave no result for ${name}`);
       const { lhr } = result;
       if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.message}`);
