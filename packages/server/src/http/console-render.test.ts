@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { CONSOLE_PROFILE_ELEMENT_ID, CONSOLE_RENDERED_ELEMENT_ID } from '@patchw
 import type { DbHandle } from '../db/client';
 import { createTestDb } from '../test/db';
 import { startTestApp, type TestApp } from '../test/app';
+import { writeFirstPages } from '../test/console-build';
 import { buildAccountWithUser } from '../test/factories';
 import { drawableHtml } from './console-render';
 
@@ -48,16 +49,7 @@ beforeAll(async () => {
   dist = await mkdtemp(path.join(os.tmpdir(), 'patchwell-dist-'));
   ssr = await mkdtemp(path.join(os.tmpdir(), 'patchwell-ssr-'));
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
-  await mkdir(path.join(dist, 'first-pages'));
-  await writeFile(path.join(dist, 'first-pages', 'devices.html'), DEVICES_HTML);
-  await writeFile(path.join(dist, 'first-pages', 'login.html'), DEVICES_HTML);
-  await writeFile(
-    path.join(dist, 'first-pages.json'),
-    JSON.stringify([
-      { pattern: '^/console/?(login/?)?$', html: 'first-pages/login.html', signedOut: true },
-      { pattern: '^/console/devices/?$', html: 'first-pages/devices.html' },
-    ]),
-  );
+  await writeFirstPages(dist, { login: DEVICES_HTML, devices: DEVICES_HTML });
   await writeFile(path.join(ssr, 'render-page.mjs'), RENDERER);
   t = await startTestApp({ db: handle, config: { webDistDir: dist, webSsrDir: ssr } });
   const { user, zone } = await buildAccountWithUser(handle.db);

@@ -9,6 +9,7 @@ import type { DbHandle } from '../db/client';
 import { CONSOLE_CONFIG_ELEMENT_ID, CONSOLE_PROFILE_ELEMENT_ID } from '@patchwell/core/constants';
 import { createTestDb } from '../test/db';
 import { bodyOf, startTestApp, type TestApp } from '../test/app';
+import { writeFirstPages } from '../test/console-build';
 import { buildAccountWithUser } from '../test/factories';
 import { banners, users } from '../db/schema';
 import { eq } from 'drizzle-orm';
@@ -65,16 +66,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'assets', 'index-AbC123xy.js'), 'console.log("console")');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(dist, 'assets', 'app-Q1w2e3r4.js'), BIG);
-  await mkdir(path.join(dist, 'first-pages'));
-  await writeFile(path.join(dist, 'first-pages', 'devices.html'), DEVICES_HTML);
-  await writeFile(path.join(dist, 'first-pages', 'login.html'), LOGIN_HTML);
-  await writeFile(
-    path.join(dist, 'first-pages.json'),
-    JSON.stringify([
-      { pattern: '^/console/?(login/?)?$', html: 'first-pages/login.html', signedOut: true },
-      { pattern: '^/console/devices/?$', html: 'first-pages/devices.html' },
-    ]),
-  );
+  await writeFirstPages(dist, { login: LOGIN_HTML, devices: DEVICES_HTML });
   // The build's own step writes the compressed copies.
   execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../web/scripts/precompress.mjs'), dist]);
   t = await startTestApp({ db: handle, config: { webDistDir: dist } });
