@@ -10,9 +10,6 @@
  * is one object shared by every query function): nothing of one user's page reaches another's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CONFIG_QUERY_KEY } from '../features/shell/config.api';
-import { BANNERS_QUERY_KEY } from '../features/shell/shell.api';
-import { profileQuery } from '../features/auth/session.api';
 import { ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZBannerList } from '@patchwell/core/shell/banner.schema';
 import type { ConsolePageRenderer, ConsolePageRenderInput } from '@patchwell/core/shell/page-render';
@@ -29,8 +26,11 @@ import { routes } from '../app/routes';
 import type { ShellContext } from '../app/session';
 import { SHELL_ROUTE_ID } from '../app/shell-context';
 import { requestedZoneId } from '../app/zone';
+import { profileQuery } from '../features/auth/session.api';
 import { dashboardData } from '../features/dashboard/dashboard.loader';
 import { devicesData } from '../features/devices/devices.loader';
+import { CONFIG_QUERY_KEY } from '../features/shell/config.api';
+import { BANNERS_QUERY_KEY } from '../features/shell/shell.api';
 
 /** The pages the server draws, by path, and the queries their route loaders start. */
 const RENDERED_PAGES: Record<string, PageDataAsk> = {
@@ -88,13 +88,8 @@ export const renderPage: ConsolePageRenderer = async ({ url, profile, banners, c
   // A redirect or an error: the console shows those itself.
   if (context instanceof Response || context.errors) return null;
   // A query that failed is drawn by the page as the console would draw it while asking: left to it.
-  if (
-    client
-      .getQueryCache()
-      .getAll()
-      .some((q) => q.state.status !== 'success')
-  )
-    return null;
+  const queries = client.getQueryCache().getAll();
+  if (queries.some((q) => q.state.status !== 'success')) return null;
 
   const html = renderToString(
     <StrictMode>
