@@ -17,7 +17,13 @@ export type ConsolePageRenderInput = {
   fetch: (url: string) => Promise<Response>;
 };
 
-/** A rendered page: the markup for the console's root element, and the data block's JSON it was drawn from. */
+/**
+ * The data a page was drawn from: the answers of its own queries (the profile, banners and
+ * configuration come in their own blocks), each with its query key and when it was read (ms).
+ */
+export type ConsolePageState = { queries: { key: unknown[]; data: unknown; updatedAt: number }[] };
+
+/** A rendered page: the markup for the console's root element, and its {@link ConsolePageState} as JSON for its data block. */
 export type ConsolePageRender = { html: string; state: string };
 
 /** Null when the address is not a page the server renders, or not one it can draw as it stands. */

@@ -1,15 +1,17 @@
 import { CONSOLE_RENDERED_ELEMENT_ID } from '@patchwell/core/constants';
-import { QueryClient, dehydrate } from '@tanstack/react-query';
+import type { ConsolePageState } from '@patchwell/core/shell/page-render';
+import { QueryClient } from '@tanstack/react-query';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendWithPage } from '../test/data-block';
 import { isDrawnPage, routerReady, takeRenderedPage } from './page-rendered';
 
-/** The data block of a page the server drew: the dehydrated state of its queries. */
+/** The data block of a page the server drew: its queries' answers. */
 function drawnState() {
-  const server = new QueryClient();
-  server.setQueryData(['devices', 3, { page: 0 }], { data: [{ id: 1 }], size: 1 });
-  return JSON.stringify(dehydrate(server));
+  const state: ConsolePageState = {
+    queries: [{ key: ['devices', 3, { page: 0 }], data: { data: [{ id: 1 }], size: 1 }, updatedAt: 1_700_000_000_000 }],
+  };
+  return JSON.stringify(state);
 }
 
 afterEach(() => document.getElementById(CONSOLE_RENDERED_ELEMENT_ID)?.remove());
@@ -22,6 +24,8 @@ describe('takeRenderedPage', () => {
     const client = new QueryClient();
     expect(takeRenderedPage(client, container)).toBe(true);
     expect(client.getQueryData(['devices', 3, { page: 0 }])).toEqual({ data: [{ id: 1 }], size: 1 });
+    // Read when the server read it: fresh for as long as it would have been.
+    expect(client.getQueryState(['devices', 3, { page: 0 }])?.dataUpdatedAt).toBe(1_700_000_000_000);
     expect(document.getElementById(CONSOLE_RENDERED_ELEMENT_ID)).toBeNull();
     expect(takeRenderedPage(new QueryClient(), container)).toBe(false);
   });
@@ -36,6 +40,8 @@ describe('takeRenderedPage', () => {
     drawn.innerHTML = '<main>drawn</main>';
     expect(takeRenderedPage(client, drawn)).toBe(false);
     sendWithPage(CONSOLE_RENDERED_ELEMENT_ID, '{"queries":');
+    expect(takeRenderedPage(client, drawn)).toBe(false);
+    sendWithPage(CONSOLE_RENDERED_ELEMENT_ID, '{"queries":null}');
     expect(takeRenderedPage(client, drawn)).toBe(false);
   });
 });

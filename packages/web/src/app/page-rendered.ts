@@ -1,5 +1,6 @@
 import { CONSOLE_RENDERED_ELEMENT_ID } from '@patchwell/core/constants';
-import { hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import type { ConsolePageState } from '@patchwell/core/shell/page-render';
+import type { QueryClient } from '@tanstack/react-query';
 import type { DataRouter } from 'react-router';
 import { takeDataBlock } from './data-block';
 
@@ -9,9 +10,15 @@ import { takeDataBlock } from './data-block';
  * in `client` (taken once). The console then hydrates the markup instead of drawing anew.
  */
 export function takeRenderedPage(client: QueryClient, container: HTMLElement): boolean {
-  const state = takeDataBlock(CONSOLE_RENDERED_ELEMENT_ID);
-  if (typeof state !== 'object' || state === null || !container.firstElementChild) return false;
-  hydrate(client, state as DehydratedState);
+  const state = takeDataBlock(CONSOLE_RENDERED_ELEMENT_ID) as Partial<ConsolePageState> | undefined;
+  // Checked by hand: zod is not in the login page's download, which this module is part of.
+  const queries =
+    typeof state === 'object' && state !== null && Array.isArray(state.queries) ? state.queries : undefined;
+  if (!queries || !container.firstElementChild) return false;
+  for (const { key, data, updatedAt } of queries) {
+    if (Array.isArray(key) && data !== undefined)
+      client.setQueryData(key, data, { updatedAt: Number(updatedAt) || undefined });
+  }
   return true;
 }
 

@@ -1,5 +1,5 @@
 import type { Device } from '@patchwell/core/devices/devices.schema';
-import type { ConsolePageRenderInput } from '@patchwell/core/shell/page-render';
+import type { ConsolePageRenderInput, ConsolePageState } from '@patchwell/core/shell/page-render';
 import { describe, expect, it } from 'vitest';
 import { buildClientConfig, buildDevice, buildGroup, buildProfile, buildZone } from '../test/factories';
 import { renderPage } from './render-page';
@@ -44,8 +44,8 @@ describe('renderPage', () => {
     expect(api.asked.map((u) => u.split('?')[0]).sort()).toEqual(['/api/servergroups', '/api/servers']);
     expect(api.asked.find((u) => u.startsWith('/api/servers?'))).toMatch(/[?&]o=5(&|$)/);
     // The data block holds the page's own queries (the profile, banners and configuration come in theirs).
-    const state = JSON.parse(drawn!.state) as { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
-    expect(state.queries.map((q) => q.queryKey[0]).sort()).toEqual(['devices', 'servergroups']);
+    const state = JSON.parse(drawn!.state) as ConsolePageState;
+    expect(state.queries.map((q) => q.key[0]).sort()).toEqual(['devices', 'servergroups']);
     expect(JSON.stringify(state)).toContain('web-01');
   });
 

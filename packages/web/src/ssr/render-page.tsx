@@ -12,8 +12,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZBannerList } from '@patchwell/core/shell/banner.schema';
-import type { ConsolePageRenderer, ConsolePageRenderInput } from '@patchwell/core/shell/page-render';
-import { dehydrate, QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { ConsolePageRenderer, ConsolePageRenderInput, ConsolePageState } from '@patchwell/core/shell/page-render';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -99,6 +99,10 @@ export const renderPage: ConsolePageRenderer = async ({ url, profile, banners, c
     </StrictMode>,
   );
   const sentHashes = new Set(sent.map((key) => JSON.stringify(key)));
-  const state = dehydrate(client, { shouldDehydrateQuery: (q) => !sentHashes.has(JSON.stringify(q.queryKey)) });
+  const state: ConsolePageState = {
+    queries: queries
+      .filter((q) => !sentHashes.has(JSON.stringify(q.queryKey)))
+      .map((q) => ({ key: [...q.queryKey], data: q.state.data, updatedAt: q.state.dataUpdatedAt })),
+  };
   return { html, state: JSON.stringify(state) };
 };
