@@ -21,7 +21,7 @@ export const CONSOLE_CONFIG_ELEMENT_ID = 'pw-config';
 
 /**
  * The id of the data block in which the server sends the query data a page it drew was drawn
- * from (TanStack Query's dehydrated state, the page's own queries), so that the console
+ * from (its own queries' answers, shell/page-render.ts's ConsolePageState), so that the console
  * hydrates the same markup from the same data (packages/web/src/ssr/render-page.tsx).
  */
 export const CONSOLE_RENDERED_ELEMENT_ID = 'pw-rendered';
