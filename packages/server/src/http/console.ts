@@ -31,7 +31,8 @@ in the repository, then restart the server.</p>
  * `readFirstPages`), a 404 for missing assets, or a "not built" page. Every page carries the
  * client configuration (`GET /api/shared/js/config`'s answer, the same for everyone), so no
  * page asks for it before its first paint; a signed-in page asked with a valid session cookie
- * also carries the user's profile (`console-profile.ts`).
+ * also carries the user's profile (`console-profile.ts`), and the dashboard and the devices list
+ * come drawn with the user's data (`console-render.ts`, decision 0030).
  */
 export async function registerConsole(
   app: FastifyInstance,
