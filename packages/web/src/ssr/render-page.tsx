@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ZProfile } from '@patchwell/core/auth/profile.schema';
 import { ZBannerList } from '@patchwell/core/shell/banner.schema';
 import type { ConsolePageRenderer, ConsolePageRenderInput, ConsolePageState } from '@patchwell/core/shell/page-render';
-import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -64,14 +64,19 @@ export const renderPage: ConsolePageRenderer = async ({ url, profile, banners, c
   // The queries every page finds in its cache from the page's own data blocks (main.tsx,
   // app/session.ts): the same here, so both draw the same markup. Not sent again below.
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: PAGE_DATA_FRESH_MS } } });
-  const sent: QueryKey[] = [profileQuery(zoneId).queryKey, CONFIG_QUERY_KEY];
   client.setQueryData(profileQuery(zoneId).queryKey, self.data);
   client.setQueryData(CONFIG_QUERY_KEY, config);
   const bannerList = ZBannerList.safeParse(banners);
   if (bannerList.success) {
     client.setQueryData(BANNERS_QUERY_KEY, bannerList.data);
-    sent.push(BANNERS_QUERY_KEY);
   }
+  // What the page's own queries add is what its data block carries.
+  const sent = new Set(
+    client
+      .getQueryCache()
+      .getAll()
+      .map((q) => q.queryHash),
+  );
 
   await pageFetch.run(fetch, () => Promise.allSettled(ask(client, zone.id, address)));
   const { query, dataRoutes } = createStaticHandler(routes, { basename: BASENAME });
@@ -98,10 +103,9 @@ export const renderPage: ConsolePageRenderer = async ({ url, profile, banners, c
       </Providers>
     </StrictMode>,
   );
-  const sentHashes = new Set(sent.map((key) => JSON.stringify(key)));
   const state: ConsolePageState = {
     queries: queries
-      .filter((q) => !sentHashes.has(JSON.stringify(q.queryKey)))
+      .filter((q) => !sent.has(q.queryHash))
       .map((q) => ({ key: [...q.queryKey], data: q.state.data, updatedAt: q.state.dataUpdatedAt })),
   };
   return { html, state: JSON.stringify(state) };
