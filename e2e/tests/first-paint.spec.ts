@@ -90,4 +90,34 @@ test.describe('first paint drawn by the server', () => {
     await expect(page.getByRole('menuitem', { name: 'Export CSV' })).toBeVisible();
     expect(errors).toEqual([]);
   });
+
+  test('a press on the drawn page before its scripts have arrived is answered once the console has taken it over', async ({
+    page,
+  }) => {
+    const o = await signedInZone(page);
+    // The console's scripts are held until the row menu has been pressed.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await page.route('**/console/assets/*.js', async (route) => {
+      held += 1;
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/console/devices?o=${o}`, { waitUntil: 'domcontentloaded' });
+    await page
+      .getByRole('table', { name: 'Devices' })
+      .getByRole('button', { name: /^Actions for / })
+      .first()
+      .click();
+    await expect.poll(() => held).toBeGreaterThan(0);
+    // Not yet the console's: it sets the page's title.
+    await expect(page).toHaveTitle('Patchwell');
+    await expect(page.getByRole('menuitem', { name: 'Export CSV' })).toHaveCount(0);
+
+    release();
+    await expect(page).toHaveTitle(/· Patchwell$/);
+    await expect(page.getByRole('menuitem', { name: 'Export CSV' })).toBeVisible();
+    await page.unroute('**/console/assets/*.js');
+  });
 });

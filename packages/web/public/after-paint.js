@@ -19,3 +19,25 @@ if (scripts instanceof HTMLTemplateElement) {
     }, 0),
   );
 }
+
+// A press on the drawn page before the console has taken it over would do nothing (React
+// listens only from hydration on). It is held here and pressed again once the page is hydrated
+// (web/src/app/early-press.ts): the last one only, as a user who pressed twice waiting wanted one
+// answer. Links are left to the browser: they are real links. Its own default is held too: a
+// form's button would otherwise send the form the browser's way.
+const root = document.getElementById('root');
+if (root) {
+  let pressed = null;
+  const hold = (event) => {
+    if (!(event.target instanceof Element) || event.target.closest('a[href]')) return;
+    event.preventDefault();
+    pressed = event.target;
+  };
+  root.addEventListener('click', hold, true);
+  window.pwTakeEarlyPress = () => {
+    root.removeEventListener('click', hold, true);
+    const taken = pressed;
+    pressed = null;
+    return taken;
+  };
+}

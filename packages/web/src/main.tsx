@@ -3,11 +3,12 @@ import './app/zod-config';
 import './app/mantine-styles';
 import '@mantine/notifications/styles.css';
 import './app/global.css';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { api } from './api/client';
 import { onPreloadError } from './app/chunks';
+import { pressAgain, takeEarlyPress } from './app/early-press';
 import { takePageConfig } from './app/page-config';
 import { isDrawnPage, routerReady, takeRenderedPage } from './app/page-rendered';
 import { CONFIG_QUERY_KEY } from './features/shell/config.api';
@@ -49,6 +50,12 @@ const app = (
   </StrictMode>
 );
 
+/** Runs `then` once its tree is on the page (for a hydrated page: once React answers presses). */
+function WhenCommitted({ then, children }: { then: () => void; children: ReactNode }) {
+  useEffect(then, [then]);
+  return children;
+}
+
 // In a transition, React renders (or hydrates) the first page in slices of a few milliseconds
 // and lets the browser answer input between them, instead of one long task as the scripts arrive.
 if (isDrawn) {
@@ -56,8 +63,12 @@ if (isDrawn) {
   // awaited at the top: this module's chunk must finish running for the page's chunks, which
   // import from it, to load at all.
   void routerReady(router).then(() => {
+    // Taken either way: holding presses stops here. On another page the press is dropped.
+    const early = takeEarlyPress();
     if (isDrawnPage(router, window.location)) {
-      startTransition(() => void hydrateRoot(container, app));
+      startTransition(
+        () => void hydrateRoot(container, <WhenCommitted then={() => pressAgain(early)}>{app}</WhenCommitted>),
+      );
     } else {
       container.replaceChildren();
       startTransition(() => createRoot(container).render(app));
