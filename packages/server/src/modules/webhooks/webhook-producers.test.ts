@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { TransactionRollbackError, and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PATCH_FAILED_ERROR_MAX,
@@ -20,6 +20,7 @@ import {
   type TestZone,
 } from '../../test/policy-fixtures';
 import { acceptedBatch } from '../../test/remediation-fixtures';
+import { scanWentOffline, type WentOffline } from './webhooks.store';
 import { scanOfflineDevices } from './webhooks.worker';
 import { sweepOverdueCommands } from '../commands/commands.sweep';
 import { COMMAND_TIMEOUTS_S } from '../commands/commands.timing';
@@ -200,25 +201,49 @@ describe('webhook producers', () => {
     expect(await eventsOf('vulnerability.critical')).toHaveLength(1);
   });
 
-  it('a device whose presence runs out enqueues device.offline once', async () => {
+  it('a device whose presence runs out enqueues device.offline once; a zone nobody listens to is not read', async () => {
     await scanOfflineDevices(t.ctx); // starts the watch
     const device = await inventoriedDevice(t, z, 'hook-offline');
+    // Gone at the same instant as the first, and a second later: the watch reads by chunks.
+    const twin = await inventoriedDevice(t, z, 'hook-offline-twin');
+    const later = await inventoriedDevice(t, z, 'hook-offline-later');
+    const unheard = await buildPolicyZone(t);
+    const quiet = await inventoriedDevice(t, unheard, 'hook-unheard');
     await checkinAs(t, device.token);
+    await checkinAs(t, twin.token);
+    await checkinAs(t, quiet.token);
+    t.clock.advance(1000);
+    await checkinAs(t, later.token);
     await flushLastSeen(t);
-    const mine = async () => (await eventsOf('device.offline')).filter((e) => e.device.id === device.id);
+    const ours = [device.id, twin.id, later.id];
+    const mine = async () =>
+      (await eventsOf('device.offline')).filter((e) => ours.includes(Number((e.device as { id: number }).id)));
     await scanOfflineDevices(t.ctx);
     expect(await mine()).toEqual([]);
 
     t.clock.advance(10 * 60_000);
-    await scanOfflineDevices(t.ctx);
+    // What the watch reads, in a transaction rolled back (the watch does not move).
+    let read: WentOffline[] | undefined;
+    await t.db
+      .transaction(async (tx) => {
+        read = (await scanWentOffline(tx, t.clock.now()))?.devices;
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    expect(read?.map((d) => d.deviceId)).toEqual(expect.arrayContaining(ours));
+    expect(read?.map((d) => d.deviceId)).not.toContain(quiet.id);
+    // One device a pass: the twins come in one (they went at the same instant), the later one next.
+    await scanOfflineDevices(t.ctx, 1);
     const offline = await mine();
-    expect(offline).toHaveLength(1);
+    expect(offline.map((e) => e.device.id)).toEqual([device.id, twin.id, later.id]);
     expect(offline[0]).toMatchObject({ device: { id: device.id, uuid: device.uuid, hostname: 'hook-offline' } });
     expect(new Date(offline[0]!.offline_since).getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
 
     t.clock.advance(10 * 60_000);
     await scanOfflineDevices(t.ctx);
-    expect(await mine()).toHaveLength(1);
+    expect(await mine()).toHaveLength(3);
   });
 
   it('an install the sweep times out enqueues patch.failed, once', async () => {

@@ -6,7 +6,7 @@ import { secretKey } from '../zones/secret-key';
 import { postOnce, type AttemptResult } from './send';
 import { signatureHeader } from './signature';
 import { resolveTarget } from './target';
-import { enqueueWebhookEvent } from './webhooks.service';
+import { enqueueWebhookEvents } from './webhooks.service';
 import {
   claimDueDeliveries,
   deleteOldDeliveries,
@@ -133,30 +133,38 @@ export async function runWebhookDeliveries(
 }
 
 /**
- * One pass of the offline watch: a `device.offline` event for each device whose presence ran
- * out since the last pass, enqueued in the transaction that moves the watch on (one node
- * scans at a time; the others skip).
+ * The offline watch: a `device.offline` event for each device whose presence ran out since
+ * the last pass, enqueued in the transaction that moves the watch on (one node scans at a
+ * time; the others skip). One statement per zone, and a transaction per chunk of devices
+ * (webhooks.store.ts `scanWentOffline`): a transaction holds PGlite's one connection, and a
+ * statement per device in one transaction kept every read waiting 114 s when 100,000
+ * devices went quiet at once. Returns how many deliveries it enqueued.
  */
-export async function scanOfflineDevices(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<number> {
+export async function scanOfflineDevices(ctx: Pick<AppContext, 'db' | 'clock'>, chunk?: number): Promise<number> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const went = await scanWentOffline(tx, now);
-    let enqueued = 0;
-    for (const d of went ?? []) {
-      enqueued += await enqueueWebhookEvent(
-        tx,
-        d.organizationId,
-        'device.offline',
-        {
+  let enqueued = 0;
+  for (;;) {
+    const pass = await ctx.db.transaction(async (tx) => {
+      const scanned = await scanWentOffline(tx, now, chunk);
+      const byZone = new Map<number, Record<string, unknown>[]>();
+      for (const d of scanned?.devices ?? []) {
+        const payloads = byZone.get(d.organizationId) ?? [];
+        payloads.push({
           device: { id: d.deviceId, uuid: d.deviceUuid, hostname: d.hostname, name: d.name ?? d.hostname },
           last_seen_at: d.lastSeenAt.toISOString(),
           offline_since: d.offlineSince.toISOString(),
-        },
-        now,
-      );
-    }
-    return enqueued;
-  });
+        });
+        byZone.set(d.organizationId, payloads);
+      }
+      let made = 0;
+      for (const [zoneId, payloads] of byZone) {
+        made += await enqueueWebhookEvents(tx, zoneId, 'device.offline', payloads, now);
+      }
+      return { made, done: scanned?.done ?? true };
+    });
+    enqueued += pass.made;
+    if (pass.done) return enqueued;
+  }
 }
 
 /** The webhooks' background work on this node; stopping waits for attempts in flight. */
