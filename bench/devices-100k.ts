@@ -188,7 +188,8 @@ async function csvExport(url: string, pid: number, cookie: string, zoneId: numbe
   for await (const chunk of res.body) {
     if (!firstByteMs) firstByteMs = performance.now() - t0;
     bytes += chunk.length;
-    for (const byte of chunk) if (byte === 10) newlines++;
+    // Counted natively: a loop over 18 MiB in JavaScript took the bench's share of the machine.
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) newlines++;
   }
   return {
     rows: newlines - 1, // the header line
