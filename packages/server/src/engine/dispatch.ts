@@ -20,7 +20,7 @@ import {
   cancelSuperseded,
   findOpenCommandRuns,
   insertResults,
-  upsertStandings,
+  writeStandings,
   type NewResult,
 } from './results.store';
 import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
@@ -207,27 +207,24 @@ export async function dispatchRun(
   const nextByKey = new Map(slots.map((s) => [s.tzKey, s.nextRunAt]));
   const nextFor = (tz: string) =>
     (policy.useScheduledTimezone ? nextByKey.get(policy.scheduledTimezone) : nextByKey.get(tz)) ?? null;
-  await upsertStandings(
-    tx,
-    results.flatMap((r, i) => {
-      const plan = plans[i]!;
-      const status = r.commandType ? standingOf(r.status) : plan.standing;
-      if (!status) return [];
-      return [
-        {
-          deviceId: r.deviceId,
-          policyId: policy.id,
-          organizationId: policy.organizationId,
-          status,
-          resultId: r.id,
-          resultStatus: r.status,
-          runAt: now,
-          nextPatchTime: nextFor(plan.device.timezone),
-        },
-      ];
-    }),
-    now,
-  );
+  const standings = results.flatMap((r, i) => {
+    const plan = plans[i]!;
+    const status = r.commandType ? standingOf(r.status) : plan.standing;
+    if (!status) return [];
+    return [
+      {
+        deviceId: r.deviceId,
+        policyId: policy.id,
+        organizationId: policy.organizationId,
+        status,
+        resultId: r.id,
+        resultStatus: r.status,
+        runAt: now,
+        nextPatchTime: nextFor(plan.device.timezone),
+      },
+    ];
+  });
+  await writeStandings(tx, standings, now);
   await upsertApprovals(tx, policy, approvals, now);
 
   const open = results.filter((r) => r.status === 'pending' || r.status === 'in_progress').length;
@@ -250,6 +247,6 @@ export async function dispatchRun(
     { type: 'policy', id: policy.id, name: policy.name },
     { run_id: run.id, trigger: run.trigger, devices: results.length, commands: commands.length },
   );
-  // The per-device path recomputed compliance with each standing it wrote (upsertStandings).
-  return { wake, recompute: [] };
+  // The standings' compliance is recomputed after the commit (scheduler.ts dispatchCreatedRuns).
+  return { wake, recompute: standings.map((s) => s.deviceId) };
 }

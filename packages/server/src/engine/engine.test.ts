@@ -119,6 +119,10 @@ describe('patch policies select from each device’s inventory', () => {
         patches: expected,
         command_id: command!.id,
       });
+      // Its compliance is recomputed after the run's commit, before "Run now" answers, on the
+      // set-based path (patch_all) as on the per-device one.
+      const listed = await z.admin.get(`/api/servers/${alpha.id}?o=${z.o}`);
+      expect(listed.body).toMatchObject({ compliance: 'pending' });
       // Leave the device idle for the next case.
       await postResult(t, alpha, command!.id, { status: 'success', exit_code: 0 });
     });

@@ -151,6 +151,19 @@ export type StandingUpdate = {
  * (a late catch-up of an earlier run) does not overwrite the newer one.
  */
 export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Date) {
+  await writeStandings(db, rows, now);
+  await refreshCompliance(
+    db,
+    rows.map((r) => r.deviceId),
+    now,
+  );
+}
+
+/**
+ * {@link upsertStandings} without the compliance recompute, which the caller runs after its
+ * transaction commits (a run's dispatch: at 100,000 devices the recompute is most of its time).
+ */
+export async function writeStandings(db: Exec, rows: StandingUpdate[], now: Date) {
   for (const chunk of chunks(rows, JSON_CHUNK)) {
     const json = chunk.map((r) => ({
       device_id: r.deviceId,
@@ -171,11 +184,6 @@ export async function upsertStandings(db: Exec, rows: StandingUpdate[], now: Dat
              status text, last_result_id int, last_result_status text, last_run_at timestamptz, next_patch_time timestamptz)
       ${STANDING_MERGE}`);
   }
-  await refreshCompliance(
-    db,
-    rows.map((r) => r.deviceId),
-    now,
-  );
 }
 
 /** Sets a device's standing from a worklet evaluation's exit code. */

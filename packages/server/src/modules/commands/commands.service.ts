@@ -12,7 +12,8 @@ import {
   findCommands,
   findDeviceCommand,
   findDevicesWithPendingCommands,
-  findFailureContext,
+  findFailureContexts,
+  type FailureContext,
   finishCommand,
   hasOpenInstallCommand,
   insertCommandRows,
@@ -24,7 +25,7 @@ import {
   type Exec,
   type NewCommand,
 } from './commands.store';
-import { enqueueWebhookEvent, wantsWebhookEvent } from '../webhooks/webhooks.service';
+import { enqueueWebhookEvents, wantsWebhookEvent } from '../webhooks/webhooks.service';
 import { PATCH_FAILED_ERROR_MAX, type PatchFailedPayload } from '@patchwell/core/webhooks/webhooks.schema';
 import { commandTiming } from './commands.timing';
 
@@ -136,8 +137,7 @@ function isFailedInstall(row: CommandRow): boolean {
 }
 
 /** The `patch.failed` event of a failed install, with its device, zone and policy (read in the result's transaction). */
-async function patchFailedPayload(tx: Exec, row: CommandRow): Promise<PatchFailedPayload> {
-  const context = await findFailureContext(tx, row);
+function patchFailedPayload(row: CommandRow, context: FailureContext | undefined): PatchFailedPayload {
   const names = row.args.names ?? [];
   const runOf = context?.policyId != null && context.runId != null ? context : null;
   return {
@@ -160,15 +160,21 @@ async function patchFailedPayload(tx: Exec, row: CommandRow): Promise<PatchFaile
 /**
  * Enqueues `patch.failed` for the failed installs among `rows` (a result, or the sweep's
  * timeouts), in the caller's transaction; their context is read only for zones with a webhook
- * that wants the event.
+ * that wants the event, in one statement per zone, and each zone's events are one insert.
  */
 async function announcePatchFailures(tx: Exec, rows: CommandRow[], now: Date): Promise<void> {
   const failed = rows.filter(isFailedInstall);
   for (const zoneId of new Set(failed.map((row) => row.organizationId))) {
     if (!(await wantsWebhookEvent(tx, zoneId, 'patch.failed'))) continue;
-    for (const row of failed.filter((r) => r.organizationId === zoneId)) {
-      await enqueueWebhookEvent(tx, zoneId, 'patch.failed', await patchFailedPayload(tx, row), now);
-    }
+    const ours = failed.filter((r) => r.organizationId === zoneId);
+    const contexts = await findFailureContexts(tx, ours);
+    await enqueueWebhookEvents(
+      tx,
+      zoneId,
+      'patch.failed',
+      ours.map((row) => patchFailedPayload(row, contexts.get(row.id))),
+      now,
+    );
   }
 }
 

@@ -252,19 +252,24 @@ export type FailureContext = {
   runId: number | null;
 };
 
-/** The device, zone and (for a policy's command) policy and run of a command, read in the caller's transaction. */
-export async function findFailureContext(db: Exec, row: CommandRow): Promise<FailureContext | undefined> {
-  const [context] = await queryRows<FailureContext>(
+/**
+ * The device, zone and (for a policy's command) policy and run of each command, by command
+ * id, read in the caller's transaction: one statement for a sweep's thousand timeouts.
+ */
+export async function findFailureContexts(db: Exec, rows: CommandRow[]): Promise<Map<number, FailureContext>> {
+  if (!rows.length) return new Map();
+  const keys = rows.map((r) => ({ command_id: r.id, device_id: r.deviceId, result_id: r.policyResultId }));
+  const found = await queryRows<FailureContext & { commandId: number }>(
     db as Db,
-    sql`select coalesce(d.custom_name, d.hostname) as "deviceName", d.hostname, o.name as "zoneName",
-               p.id as "policyId", p.name as "policyName", r.run_id as "runId"
-          from devices d
+    sql`select v.command_id as "commandId", coalesce(d.custom_name, d.hostname) as "deviceName", d.hostname,
+               o.name as "zoneName", p.id as "policyId", p.name as "policyName", r.run_id as "runId"
+          from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as v(command_id int, device_id int, result_id int)
+          join devices d on d.id = v.device_id
           join organizations o on o.id = d.organization_id
-          left join policy_device_results r on r.id = ${row.policyResultId}
-          left join policies p on p.id = r.policy_id
-         where d.id = ${row.deviceId}`,
+          left join policy_device_results r on r.id = v.result_id
+          left join policies p on p.id = r.policy_id`,
   );
-  return context;
+  return new Map(found.map(({ commandId, ...context }) => [Number(commandId), context]));
 }
 
 /**

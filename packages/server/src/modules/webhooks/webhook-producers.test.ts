@@ -246,14 +246,21 @@ describe('webhook producers', () => {
     expect(await mine()).toHaveLength(3);
   });
 
-  it('an install the sweep times out enqueues patch.failed, once', async () => {
+  it('installs the sweep times out enqueue patch.failed, each with its own device, once', async () => {
     const device = await inventoriedDevice(t, z, 'hook-late', { patches: [patch('zlib1g', 'high')] });
-    const queued = await z.admin.post(`/api/servers/${device.id}/queues?o=${z.o}`, {
-      command_type_name: 'InstallUpdate',
-      args: { names: ['zlib1g'] },
-    });
-    expect(queued.status).toBe(201);
+    const other = await inventoriedDevice(t, z, 'hook-later', { patches: [patch('curl', 'high')] });
+    for (const [target, name] of [
+      [device, 'zlib1g'],
+      [other, 'curl'],
+    ] as const) {
+      const queued = await z.admin.post(`/api/servers/${target.id}/queues?o=${z.o}`, {
+        command_type_name: 'InstallUpdate',
+        args: { names: [name] },
+      });
+      expect(queued.status).toBe(201);
+    }
     const [command] = await commandsOf(t, device);
+    const [otherCommand] = await commandsOf(t, other);
     // Last in this file: the clock it moves on would end the other tests' sessions.
     // The device took it and never answered: past its timeout and grace, the sweep ends it.
     t.clock.advance((COMMAND_TIMEOUTS_S.install_updates + 120) * 1000);
@@ -264,6 +271,13 @@ describe('webhook producers', () => {
       device: { id: device.id, name: 'hook-late' },
       command: { id: command!.id, status: 'timed_out', exit_code: null, updates: ['zlib1g'] },
       policy: null,
+    });
+    // Swept in the same batch, read in the same statement: its own device and update.
+    const otherLate = (await eventsOf('patch.failed')).filter((e) => e.command.id === otherCommand!.id);
+    expect(otherLate).toHaveLength(1);
+    expect(otherLate[0]).toMatchObject({
+      device: { id: other.id, name: 'hook-later', hostname: 'hook-later' },
+      command: { updates: ['curl'] },
     });
     // Its late result changes nothing, and the next sweep finds nothing more.
     expect((await postResult(t, device, command!.id, { status: 'error', exit_code: 1 })).status).toBe(204);
