@@ -269,6 +269,16 @@ describe('compliance: one meaning on every screen', () => {
     );
   });
 
+  it('rewords its devices’ reasons when the policy is renamed', async () => {
+    const renamed = await z.admin.put(
+      `/api/policies/${policyId}?o=${z.o}`,
+      patchPolicyBody([serversGroup], { patch_rule: 'all' }, { name: 'Servers every night' }),
+    );
+    expect(renamed.status).toBe(200);
+    const { detail } = await detailOf(fleet['web-2']!);
+    expect(detail.compliance_reason).toContain('from policy Servers every night failed to install.');
+  });
+
   it('stops counting a deleted policy’s statuses', async () => {
     expect((await z.admin.del(`/api/policies/${policyId}?o=${z.o}`)).status).toBe(204);
     const [list, dashboard] = await Promise.all([listCounts(), dashboardCounts()]);

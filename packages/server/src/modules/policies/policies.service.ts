@@ -192,11 +192,14 @@ export async function updatePolicy(
       updatedAt: now,
     });
     if (row) await rebuildSlots(tx, row, now);
-    // Its groups (which devices' statuses count) or its name (in their reasons) may have changed.
-    await refreshGroupsCompliance(tx, zone.id, [...policy.serverGroups, ...groups], now);
     const changes = changesOf(policy, fields);
     await logActivity(ctx, authz, zone.id, 'policy.update', policyObject({ ...policy, ...fields }), { changes }, tx);
   });
+  // Its groups (which devices' statuses count) or its name (in their reasons) may have changed.
+  // After the commit, from what it committed, in chunks of their own: inside, a policy over
+  // 100,000 devices held PGlite's one connection for the whole recompute (scheduler.ts does
+  // the same for a run). The answer still waits for it.
+  await refreshGroupsCompliance(ctx.db, zone.id, [...policy.serverGroups, ...groups], now);
   return reload(ctx, zone.id, policy.id);
 }
 
@@ -211,10 +214,10 @@ export async function deletePolicy(ctx: PoliciesCtx, authz: Authz, o: number | u
       updatedAt: now,
     });
     await replaceSlots(tx, policy.id, []);
-    // Its statuses stop counting for its devices.
-    await refreshPolicyDevicesCompliance(tx, policy.id, now);
     await logActivity(ctx, authz, zone.id, 'policy.delete', policyObject(policy), {}, tx);
   });
+  // Its statuses stop counting for its devices (after the commit, as for an update).
+  await refreshPolicyDevicesCompliance(ctx.db, policy.id, now);
 }
 
 /** `GET /api/policystats` (read): per policy, its devices compliant, needing attention and pending. */
