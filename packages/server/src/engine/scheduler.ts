@@ -93,8 +93,9 @@ export async function claimDueSlots(ctx: Pick<AppContext, 'db' | 'clock'>): Prom
  * A run's compliance recompute (every targeted device's state, reason and row) runs after
  * the commit, in chunks of its own, for set-based and per-device runs alike: inside, it was
  * 13 of a 100,000-device run's 21 s (each device row rewritten with its 14 index entries)
- * while the run's commands waited unseen, and on PGlite every other query waited too. Compliance is derived from the standings just committed; a node that stops between
- * the commit and the recompute leaves those devices' previous compliance until their next
+ * while the run's commands waited unseen, and on PGlite every other query waited too.
+ * Compliance is derived from the standings just committed; a node that stops between the
+ * commit and the recompute leaves those devices' previous compliance until their next
  * standing or result, which the run itself brings.
  */
 export async function dispatchCreatedRuns(
