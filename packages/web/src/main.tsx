@@ -64,10 +64,22 @@ if (isDrawn) {
   // import from it, to load at all.
   void routerReady(router).then(() => {
     // Taken either way: holding presses stops here. On another page the press is dropped.
-    const early = takeEarlyPress();
+    let early = takeEarlyPress();
     if (isDrawnPage(router, window.location)) {
       startTransition(
-        () => void hydrateRoot(container, <WhenCommitted then={() => pressAgain(early)}>{app}</WhenCommitted>),
+        () =>
+          void hydrateRoot(
+            container,
+            <WhenCommitted
+              then={() => {
+                // Once, whatever renders the root again.
+                pressAgain(early);
+                early = null;
+              }}
+            >
+              {app}
+            </WhenCommitted>,
+          ),
       );
     } else {
       container.replaceChildren();
