@@ -94,21 +94,24 @@ export async function deleteWebhookRow(exec: Exec, zoneId: number, id: number): 
   return rows.length > 0;
 }
 
-/**
- * The outbox insert: one delivery per enabled webhook of the zone subscribed to `type`, in
- * one statement (nothing when there is none: an index probe on the zone's few webhooks).
- * Returns how many were enqueued.
- */
+/** Whether the webhook `w` is enabled and subscribed to `type`: the one rule every producer reads. */
+const subscribes = (type: WebhookEventType) => sql`w.enabled and ${type} = any(w.event_types)`;
+
 /** Whether an enabled webhook of the zone subscribes to `type`. */
 export async function hasSubscriber(exec: Exec, zoneId: number, type: WebhookEventType): Promise<boolean> {
   const rows = await queryRows<{ one: number }>(
     exec as Db,
     sql`select 1 as one from ${webhooks} w
-         where w.organization_id = ${zoneId}::int and w.enabled and ${type} = any(w.event_types) limit 1`,
+         where w.organization_id = ${zoneId}::int and ${subscribes(type)} limit 1`,
   );
   return rows.length > 0;
 }
 
+/**
+ * The outbox insert: one delivery per enabled webhook of the zone subscribed to `type`, in
+ * one statement (nothing when there is none: an index probe on the zone's few webhooks).
+ * Returns how many were enqueued.
+ */
 export async function insertEventDeliveries(
   exec: Exec,
   input: { zoneId: number; type: WebhookEventType; payloads: Record<string, unknown>[]; at: Date; retryUntil: Date },
@@ -122,7 +125,7 @@ export async function insertEventDeliveries(
                ${ts(input.at)}, ${ts(input.retryUntil)}, ${ts(input.at)}
           from ${webhooks} w
           cross join jsonb_array_elements(${JSON.stringify(input.payloads)}::jsonb) with ordinality as p(payload, n)
-         where w.organization_id = ${input.zoneId}::int and w.enabled and ${input.type} = any(w.event_types)
+         where w.organization_id = ${input.zoneId}::int and ${subscribes(input.type)}
          order by p.n, w.id
         returning id`,
   );
@@ -285,7 +288,7 @@ export async function scanWentOffline(
   if (!scan) return undefined;
   const zones = await queryRows<{ organization_id: number }>(
     tx as unknown as Db,
-    sql`select distinct organization_id from ${webhooks} where enabled and ${'device.offline'} = any(event_types)`,
+    sql`select distinct w.organization_id from ${webhooks} w where ${subscribes('device.offline')}`,
   );
   const from = sql`${scan.scanned_until}::timestamptz`;
   const window = sql`p.online_until > ${from} and p.online_until <= ${ts(now)}
