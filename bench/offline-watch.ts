@@ -28,7 +28,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 18503);
 /** Asks `select 1` one after another until `until` settles; the waits in ms. */
 async function reader(db: Db, until: Promise<unknown>): Promise<number[]> {
   let done = false;
-  void until.finally(() => (done = true));
+  const stop = () => (done = true);
+  until.then(stop, stop);
   const waits: number[] = [];
   while (!done) {
     const t0 = performance.now();
@@ -42,7 +43,7 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const longest = (waits: number[]) => waits.reduce((a, b) => Math.max(a, b), 0);
 const summary = (waits: number[]) => {
   const sorted = [...waits].sort((a, b) => a - b);
-  return `${waits.length} reads, p50 ${ms(pct(sorted, 0.5))}, p99 ${ms(pct(sorted, 0.99))}, longest ${ms(sorted.at(-1) ?? 0)}`;
+  return `${waits.length} reads, p50 ${ms(pct(sorted, 0.5))}, p99 ${ms(pct(sorted, 0.99))}, longest ${ms(longest(waits))}`;
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'patchwell-offline-'));
