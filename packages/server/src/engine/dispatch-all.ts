@@ -22,7 +22,6 @@ import {
   fillRunTargets,
   insertRunResults,
   runArgsSql,
-  runTargetGroups,
   upsertRunStandings,
   type RunExtras,
 } from './run-targets.store';
@@ -94,6 +93,12 @@ export async function dispatchPatchAll(
   }
   const isLocalSlot = run.tzKey !== null && !policy.useScheduledTimezone;
   const args = runArgsSql(noticeExtras(policy));
+  // Maintenance windows, decided per group once per run: the groups whose windows are all closed.
+  const closedGroups = [...(await windowRulesByGroup(tx, zoneId, null))].flatMap(([groupId, list]) =>
+    isInside(list, now)
+      ? []
+      : [{ groupId, message: MAINTENANCE_WINDOW_TEXTS.waiting(nextWindow(list, now)?.start ?? null) }],
+  );
   await lockPolicyRunStart(tx, policy.id);
   const busy = await fillRunTargets(tx, {
     zoneId,
@@ -104,6 +109,8 @@ export async function dispatchPatchAll(
     tzKey: isLocalSlot ? run.tzKey : null,
     now,
     withDeferrals: installDeferralsMax(policy.configuration) !== null,
+    closedGroupIds: closedGroups.map((c) => c.groupId),
+    catchUp: run.trigger === 'manual' || policy.configuration.missed_patch_window === true,
   });
   if (busy.busy) {
     ctx.logger.info(
@@ -112,14 +119,6 @@ export async function dispatchPatchAll(
     );
   }
 
-  // Maintenance windows, decided per group once per run.
-  const rules = await windowRulesByGroup(tx, zoneId, null);
-  const closedGroups = (await runTargetGroups(tx)).flatMap((groupId) => {
-    const list = rules.get(groupId) ?? [];
-    if (isInside(list, now)) return [];
-    return [{ groupId, message: MAINTENANCE_WINDOW_TEXTS.waiting(nextWindow(list, now)?.start ?? null) }];
-  });
-
   // Results of earlier runs still waiting for these devices: this run replaces them.
   await cancelSupersededOfRun(tx, policy.id, now);
   const counts = await insertRunResults(tx, {
@@ -127,12 +126,11 @@ export async function dispatchPatchAll(
     policyId: policy.id,
     zoneId,
     now,
-    catchUp: run.trigger === 'manual' || policy.configuration.missed_patch_window === true,
     closedGroups,
     texts: RESULT_TEXTS,
     args,
   });
-  await queueRunCommands(tx, { runId: run.id, zoneId, type: 'install_updates', createdBy: run.createdBy, args, now });
+  await queueRunCommands(tx, { zoneId, type: 'install_updates', createdBy: run.createdBy, args, now });
 
   const slots = await findSlots(tx, [policy.id]);
   const nextByTz = policy.useScheduledTimezone
@@ -145,7 +143,7 @@ export async function dispatchPatchAll(
   }
   const recompute = await upsertRunStandings(
     tx,
-    { runId: run.id, policyId: policy.id, zoneId, now },
+    { policyId: policy.id, zoneId, now },
     standings,
     'compliant',
     nextByTz,

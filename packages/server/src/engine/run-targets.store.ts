@@ -26,6 +26,10 @@ export type RunTargetsQuery = {
   now: Date;
   /** Count the deferrals each device spent on a waiting result of the policy (notices with deferrals). */
   withDeferrals: boolean;
+  /** Groups whose maintenance windows are all closed now: their devices' results wait for one. */
+  closedGroupIds: number[];
+  /** Devices offline now keep a `pending` result for their next check-in ("Run now", or catch-up asked for). */
+  catchUp: boolean;
 };
 
 /** The notice and reboot arguments a run adds to each device's update names (dispatch-all.ts `noticeExtras`). */
@@ -51,11 +55,22 @@ export function runArgsSql(run: RunExtras): SQL {
 /** Most update names in one `install_updates` (the protocol's limit; plans.ts NAMES_MAX). */
 const NAMES_MAX = 1000;
 
+/** The next value of a table's serial id, its sequence looked up once per statement. */
+const nextId = (table: string) => sql.raw(`nextval((select pg_get_serial_sequence('${table}', 'id'))::regclass)`);
+
 /**
- * Fills `run_targets`: each targeted live device, whether online, the run of this policy
- * still open on it (`busy_run`: it is skipped), and for the others its patch names (each
- * once, in the inventory's order, as `device_patch_names` keeps them, at most the protocol's
- * limit) and the deferrals it used (for its arguments, {@link runArgsSql}).
+ * Fills `run_targets`: each targeted live device and what becomes of it (`kind`):
+ * - `busy`: a run of this policy is still open on it (`busy_run`), it is skipped;
+ * - `nothing`: no patch to install;
+ * - `window`: its group's maintenance windows are all closed, its result waits for one;
+ * - `queue`: online, it gets a command now;
+ * - `catchup`: offline, its result waits for its next check-in;
+ * - `missed`: offline, and the run does not catch up.
+ * Besides: its result's status, the ids of its result and of its command (`queue` only),
+ * drawn here so that the results, the commands and the standings each read this table
+ * alone, and for the others its patch names (each once, in the inventory's order, as
+ * `device_patch_names` keeps them, at most the protocol's limit) and the deferrals it used
+ * (for its arguments, {@link runArgsSql}).
  * Returns how many devices are skipped and the open runs that skip them.
  */
 export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy: number; openRuns: number[] }> {
@@ -65,7 +80,8 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
   await db.execute(sql`
     create temp table run_targets (
       device_id int primary key, group_id int not null, os_family text not null, tz text not null,
-      online boolean not null, busy_run int, names text[], used int not null
+      busy_run int, names text[], used int not null, kind text not null, status text not null,
+      result_id int not null, command_id int
     ) on commit drop`);
   const where = [
     sql`d.organization_id = ${q.zoneId}`,
@@ -80,32 +96,49 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
               and r.command_id is null and r.deferrals_used > 0)`
     : sql`0`;
   await db.execute(sql`
-    insert into run_targets (device_id, group_id, os_family, tz, online, busy_run, names, used)
-    select n.device_id, n.group_id, n.os_family, n.tz, n.online, n.busy_run, n.names, n.used
+    insert into run_targets (device_id, group_id, os_family, tz, busy_run, names, used, kind, status, result_id, command_id)
+    select k.device_id, k.group_id, k.os_family, k.tz, k.busy_run, k.names, k.used, k.kind,
+           case k.kind when 'busy' then 'canceled' when 'nothing' then 'success' when 'missed' then 'canceled' else 'pending' end,
+           ${nextId('policy_device_results')},
+           case when k.kind = 'queue' then ${nextId('device_commands')} end
       from (
-        select c.*,
-               case when c.busy_run is null then coalesce(c.all_names[1:${NAMES_MAX}], '{}') end as names,
-               case when c.busy_run is null then ${used} else 0 end as used
+        select n.*,
+               case when n.busy_run is not null then 'busy'
+                    when cardinality(n.names) = 0 then 'nothing'
+                    when n.group_id = any(${sql.param(q.closedGroupIds)}::int[]) then 'window'
+                    when n.online then 'queue'
+                    when ${q.catchUp} then 'catchup'
+                    else 'missed' end as kind
           from (
-            select d.id as device_id, d.group_id, d.os_family, coalesce(d.timezone, 'UTC') as tz,
-                   coalesce(pr.online_until > ${now}::timestamptz, false) as online,
-                   b.run_id as busy_run, pn.names as all_names
-              from devices d
-              left join device_presence pr on pr.device_id = d.id
-              left join device_patch_names pn on pn.device_id = d.id
-              -- A lateral join, looked up once per device: as a scalar subquery in the select list,
-              -- PostgreSQL copied it into each of the outer query's references (five lookups a device).
-              left join lateral (
-                select r.run_id from policy_device_results r
-                 where r.policy_id = ${q.policyId} and r.device_id = d.id and r.status in ('pending', 'in_progress')
-                   and r.command_id is not null and r.run_id <> ${q.runId}
-                 order by r.id desc limit 1) b on true
-             where ${sql.join(where, sql` and `)}
-          ) c
-      ) n`);
+            select c.device_id, c.group_id, c.os_family, c.tz, c.online, c.busy_run,
+                   case when c.busy_run is null then coalesce(c.all_names[1:${NAMES_MAX}], '{}') end as names,
+                   case when c.busy_run is null then ${used} else 0 end as used
+              from (
+                select d.id as device_id, d.group_id, d.os_family, coalesce(d.timezone, 'UTC') as tz,
+                       coalesce(pr.online_until > ${now}::timestamptz, false) as online,
+                       b.run_id as busy_run, pn.names as all_names
+                  from devices d
+                  left join device_presence pr on pr.device_id = d.id
+                  left join device_patch_names pn on pn.device_id = d.id
+                  -- The policy's open runs, read once from the index of open results and joined by
+                  -- device: looked up per device (a lateral join), an empty table still cost 0.7 s
+                  -- on PGlite for 100,000 devices.
+                  left join (
+                    select distinct on (r.device_id) r.device_id, r.run_id from policy_device_results r
+                     where r.policy_id = ${q.policyId} and r.status in ('pending', 'in_progress')
+                       and r.command_id is not null and r.run_id <> ${q.runId}
+                     order by r.device_id, r.id desc) b on b.device_id = d.id
+                 where ${sql.join(where, sql` and `)}
+              ) c
+             -- Not merged into the outer query, which would copy the names' and the kind's
+             -- expressions into each of their references.
+             offset 0
+          ) n
+         offset 0
+      ) k`);
   // A temporary table has no statistics until analyzed: the joins below would be planned for a few rows.
   // Only the columns they join and filter on: the names took most of the analyze's time.
-  await db.execute(sql`analyze run_targets (device_id, group_id, busy_run)`);
+  await db.execute(sql`analyze run_targets (device_id, kind)`);
   const [row] = await queryRows<{ busy: number | string; runs: string | null }>(
     db,
     sql`select count(*) as busy, string_agg(distinct busy_run::text, ',') as runs
@@ -114,23 +147,12 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
   return { busy: Number(row?.busy ?? 0), openRuns: row?.runs ? row.runs.split(',').map(Number) : [] };
 }
 
-/** The groups of the run's targets that still get a plan (their maintenance windows are decided per group). */
-export async function runTargetGroups(tx: Tx): Promise<number[]> {
-  const rows = await queryRows<{ g: string | null }>(
-    tx as unknown as Db,
-    sql`select string_agg(distinct group_id::text, ',') as g from run_targets where busy_run is null`,
-  );
-  return rows[0]?.g ? rows[0].g.split(',').map(Number) : [];
-}
-
 /** What the results of a set-based patch_all run say, besides the kinds' fixed texts (dispatch-all.ts). */
 export type RunResultsPlan = {
   runId: number;
   policyId: number;
   zoneId: number;
   now: Date;
-  /** Devices offline now keep a `pending` result for their next check-in ("Run now", or catch-up asked for). */
-  catchUp: boolean;
   /** Groups whose maintenance windows are all closed now, each with its result's waiting message. */
   closedGroups: { groupId: number; message: string }[];
   texts: { nothing: string; offline: string; missed: string };
@@ -142,60 +164,44 @@ export type RunResultsPlan = {
 export type RunCounts = { planned: number; success: number; failed: number; open: number; commands: number };
 
 /**
- * The results of a set-based patch_all run, one per row of `run_targets` (run-targets.store.ts),
- * in one statement, as dispatch.ts decides them per device: skipped (another run is open),
- * nothing to install, waiting for a window, queued (online: its command id drawn here, the
- * command inserted after), waiting for the device, or missed. The same statement counts them
- * and lists the devices that get a command (to wake once committed), from the rows it inserted
- * rather than by reading them again.
+ * The results of a set-based patch_all run, one per row of `run_targets` (filled with each
+ * device's outcome, {@link fillRunTargets}), in one statement, with the ids drawn there: a
+ * skipped device's says which run is open, a queued one's points at its command (inserted
+ * after), one that waits keeps its arguments. Returns the counts and the devices that get a
+ * command (to wake once committed).
  */
 export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCounts & { wake: number[] }> {
+  const db = tx as unknown as Db;
   const now = sql`${p.now.toISOString()}::timestamptz`;
-  const closed = p.closedGroups;
+  const waiting = Object.fromEntries(p.closedGroups.map((c) => [c.groupId, c.message]));
+  await db.execute(sql`
+    insert into ${policyDeviceResults} (id, run_id, policy_id, organization_id, device_id, status, command_id,
+           command_type, args, selected_patches, message, created_at, queued_at, finished_at)
+    select t.result_id, ${p.runId}, ${p.policyId}, ${p.zoneId}, t.device_id, t.status, t.command_id,
+           case when t.kind in ('busy', 'nothing') then null else 'install_updates' end,
+           -- The arguments travel once, on the command, when there is one.
+           case when t.kind in ('window', 'catchup', 'missed') then ${p.args} else '{}'::jsonb end,
+           case when t.kind in ('busy', 'nothing') then '{}'::text[] else t.names end,
+           case t.kind
+             when 'busy' then 'Skipped: run ' || t.busy_run || ' of this policy is still open on this device.'
+             when 'nothing' then ${p.texts.nothing}
+             when 'window' then ${JSON.stringify(waiting)}::jsonb ->> t.group_id::text
+             when 'catchup' then ${p.texts.offline}
+             when 'missed' then ${p.texts.missed}
+           end,
+           ${now},
+           case when t.kind = 'queue' then ${now} end,
+           case when t.kind in ('busy', 'nothing', 'missed') then ${now} end
+      from run_targets t`);
   const [row] = await queryRows<Record<keyof RunCounts, number | string> & { wake: string | null }>(
-    tx as unknown as Db,
-    sql`
-    with inserted as (
-      insert into ${policyDeviceResults} (run_id, policy_id, organization_id, device_id, status, command_id,
-             command_type, args, selected_patches, message, created_at, queued_at, finished_at)
-      select ${p.runId}, ${p.policyId}, ${p.zoneId}, k.device_id,
-             case k.kind when 'busy' then 'canceled' when 'nothing' then 'success' when 'missed' then 'canceled' else 'pending' end,
-             case when k.kind = 'queue' then nextval((select pg_get_serial_sequence('device_commands', 'id'))::regclass) end,
-             case when k.kind in ('busy', 'nothing') then null else 'install_updates' end,
-             -- The arguments travel once, on the command, when there is one.
-             case when k.kind in ('window', 'catchup', 'missed') then k.args else '{}'::jsonb end,
-             case when k.kind in ('busy', 'nothing') then '{}'::text[] else k.names end,
-             case k.kind
-               when 'busy' then 'Skipped: run ' || k.busy_run || ' of this policy is still open on this device.'
-               when 'nothing' then ${p.texts.nothing}
-               when 'window' then k.waiting
-               when 'catchup' then ${p.texts.offline}
-               when 'missed' then ${p.texts.missed}
-             end,
-             ${now},
-             case when k.kind = 'queue' then ${now} end,
-             case when k.kind in ('busy', 'nothing', 'missed') then ${now} end
-        from (
-          select t.device_id, t.names, ${p.args} as args, t.busy_run, w.message as waiting,
-                 case when t.busy_run is not null then 'busy'
-                      when cardinality(t.names) = 0 then 'nothing'
-                      when w.message is not null then 'window'
-                      when t.online then 'queue'
-                      when ${p.catchUp} then 'catchup'
-                      else 'missed' end as kind
-            from run_targets t
-            left join unnest(${sql.param(closed.map((c) => c.groupId))}::int[], ${sql.param(closed.map((c) => c.message))}::text[])
-                 as w(group_id, message) on w.group_id = t.group_id
-        ) k
-       order by k.device_id
-      returning device_id, status, command_id)
-    select count(*) filter (where t.busy_run is null) as planned,
-           count(*) filter (where t.busy_run is null and r.status = 'success') as success,
-           count(*) filter (where t.busy_run is null and r.status = 'error') as failed,
-           count(*) filter (where t.busy_run is null and r.status in ('pending', 'in_progress')) as open,
-           count(r.command_id) as commands,
-           string_agg(r.device_id::text, ',') filter (where r.command_id is not null) as wake
-      from inserted r join run_targets t on t.device_id = r.device_id`,
+    db,
+    sql`select count(*) filter (where kind <> 'busy') as planned,
+               count(*) filter (where kind <> 'busy' and status = 'success') as success,
+               count(*) filter (where kind <> 'busy' and status = 'error') as failed,
+               count(*) filter (where kind <> 'busy' and status in ('pending', 'in_progress')) as open,
+               count(command_id) as commands,
+               string_agg(device_id::text, ',') filter (where command_id is not null) as wake
+          from run_targets`,
   );
   return {
     planned: Number(row?.planned ?? 0),
@@ -208,16 +214,16 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCo
 }
 
 /**
- * The standings a set-based run leaves (as {@link upsertStandings} writes them): a result
- * with a command type stands as core's `standingOf` its status says (`standings`, none for
- * a status absent there), one without stands `compliant` (nothing to install); skipped
- * devices keep theirs. `nextByTz` is the next patch time by device timezone (`*`: every device).
+ * The standings a set-based run leaves (as {@link upsertStandings} writes them), from
+ * `run_targets`, which its results were written from: a device given a command type stands
+ * as core's `standingOf` its result's status says (`standings`, none for a status absent
+ * there), one with nothing to install stands `nothing`; skipped devices keep theirs. `nextByTz` is the next patch time by device timezone (`*`: every device).
  * Returns the devices whose compliance must be recomputed: the caller does it after the
  * commit (scheduler.ts `dispatchCreatedRuns`).
  */
 export async function upsertRunStandings(
   tx: Tx,
-  run: { runId: number; policyId: number; zoneId: number; now: Date },
+  run: { policyId: number; zoneId: number; now: Date },
   standings: Partial<Record<ResultStatus, Compliance>>,
   nothing: Compliance,
   nextByTz: { tz: string; at: Date | null }[],
@@ -229,21 +235,21 @@ export async function upsertRunStandings(
     sql` `,
   );
   const everyTz = nextByTz.find((n) => n.tz === '*');
-  const counted = sql`(r.command_type is null or r.status = any(${sql.param(entries.map(([status]) => status))}::text[]))`;
-  // One statement: the chosen results are read once, for the standings and for the devices to
+  // One statement: the chosen targets are read once, for the standings and for the devices to
   // recompute (as upsertStandings: every device with a standing to write, written or not).
+  // A device with nothing to install has a result without a command type.
   const [all] = await queryRows<{ ids: string | null }>(
     tx as unknown as Db,
     sql`with chosen as materialized (
-          select r.device_id, r.id, r.status, r.command_type, t.tz
-            from ${policyDeviceResults} r join run_targets t on t.device_id = r.device_id
-           where r.run_id = ${run.runId} and t.busy_run is null and ${counted}
+          select t.device_id, t.result_id, t.status, t.kind, t.tz
+            from run_targets t
+           where t.kind = 'nothing' or (t.kind <> 'busy' and t.status = any(${sql.param(entries.map(([status]) => status))}::text[]))
         ), written as (
           insert into ${devicePolicyStatus} as s (device_id, policy_id, organization_id, status, last_result_id,
                  last_result_status, last_run_at, next_patch_time, updated_at)
           select c.device_id, ${run.policyId}, ${run.zoneId},
-                 case when c.command_type is null then ${nothing} else (case c.status ${statusOf} end) end,
-                 c.id, c.status, ${now},
+                 case when c.kind = 'nothing' then ${nothing} else (case c.status ${statusOf} end) end,
+                 c.result_id, c.status, ${now},
                  ${
                    everyTz
                      ? sql`${everyTz.at?.toISOString() ?? null}::timestamptz`
@@ -266,5 +272,5 @@ export async function cancelSupersededOfRun(tx: Tx, policyId: number, now: Date)
     update ${policyDeviceResults} set status = 'canceled', message = 'Superseded by a later run of the policy.',
            finished_at = ${now.toISOString()}::timestamptz
      where policy_id = ${policyId} and status = 'pending' and command_id is null
-       and device_id in (select device_id from run_targets where busy_run is null)`);
+       and device_id in (select device_id from run_targets where kind <> 'busy')`);
 }

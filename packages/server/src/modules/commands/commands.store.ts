@@ -273,14 +273,15 @@ export async function findFailureContexts(db: Exec, rows: CommandRow[]): Promise
 }
 
 /**
- * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per result
- * of the run that drew a command id, with its device's arguments (`args`, an expression over
- * the device's `run_targets` row `t`), in one INSERT … SELECT (nothing crosses to JavaScript).
+ * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per row of
+ * the run's `run_targets` that drew a command id, for the result drawn beside it, with its
+ * device's arguments (`args`, an expression over the row `t`), in one INSERT … SELECT (nothing
+ * crosses to JavaScript). The ids were drawn in the table's order, so its scan inserts them in
+ * order without a sort (a sort of the arguments spilled 45 MB to disk on PGlite).
  */
 export async function insertRunCommands(
   tx: Exec,
   run: {
-    runId: number;
     zoneId: number;
     type: AgentCommandType;
     createdBy: number | null;
@@ -291,9 +292,8 @@ export async function insertRunCommands(
   await tx.execute(sql`
     insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id,
            created_at, deadline_at)
-    select r.command_id, r.device_id, ${run.zoneId}, ${run.type}, ${run.args}, ${run.timing.timeoutS}, ${run.createdBy}, r.id,
-           ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
-      from policy_device_results r join run_targets t on t.device_id = r.device_id
-     where r.run_id = ${run.runId} and r.command_id is not null
-     order by r.command_id`);
+    select t.command_id, t.device_id, ${run.zoneId}, ${run.type}, ${run.args}, ${run.timing.timeoutS}, ${run.createdBy},
+           t.result_id, ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
+      from run_targets t
+     where t.command_id is not null`);
 }
