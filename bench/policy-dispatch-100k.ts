@@ -224,9 +224,11 @@ async function run(kind: string) {
       // every run starts from the same fleet.
       const clean = await openDb(dbConfig);
       await clean.db.execute(sql`delete from device_commands where policy_result_id is not null`);
-      // Standings have no key to their policy that cascades (decision 0024).
-      await clean.db.execute(sql`delete from device_policy_status where policy_id in
-                                   (select id from policies where name = 'Patch everything (bench)')`);
+      // Standings and results have no key to their policy or run that cascades (decisions 0024, 0031).
+      for (const table of ['device_policy_status', 'policy_device_results']) {
+        await clean.db.execute(sql`delete from ${sql.identifier(table)} where policy_id in
+                                     (select id from policies where name = 'Patch everything (bench)')`);
+      }
       await clean.db.execute(sql`delete from policies where name = 'Patch everything (bench)'`);
       await clean.db.execute(sql`vacuum analyze device_commands, policy_device_results, device_policy_status`);
       await clean.close();

@@ -158,12 +158,10 @@ export const policyDeviceResults = pgTable(
   'policy_device_results',
   {
     id: serial('id').primaryKey(),
-    runId: integer('run_id')
-      .notNull()
-      .references(() => policyRuns.id, { onDelete: 'cascade' }),
-    // The run's policy and zone, copied for filtering. No foreign keys but the run's, which
-    // cascades: each key costs an index probe and a row lock per row when a run over 100,000
-    // devices inserts its results (decision 0024). Devices are marked removed, never deleted.
+    // The run, its policy and zone (copied for filtering), without foreign keys: each key
+    // costs an index probe and a row lock per row when a run over 100,000 devices inserts its
+    // results (decisions 0024, 0031). Runs, policies, zones and devices are never deleted.
+    runId: integer('run_id').notNull(),
     policyId: integer('policy_id').notNull(),
     organizationId: integer('organization_id').notNull(),
     deviceId: integer('device_id').notNull(),
