@@ -22,6 +22,7 @@ import {
   fillRunTargets,
   insertRunResults,
   runArgsSql,
+  RUN_TARGETS_FROM,
   upsertRunStandings,
   type RunExtras,
 } from './run-targets.store';
@@ -130,7 +131,14 @@ export async function dispatchPatchAll(
     texts: RESULT_TEXTS,
     args,
   });
-  await queueRunCommands(tx, { zoneId, type: 'install_updates', createdBy: run.createdBy, args, now });
+  await queueRunCommands(tx, {
+    zoneId,
+    type: 'install_updates',
+    createdBy: run.createdBy,
+    from: RUN_TARGETS_FROM,
+    args,
+    now,
+  });
 
   const slots = await findSlots(tx, [policy.id]);
   const nextByTz = policy.useScheduledTimezone

@@ -39,21 +39,32 @@ export type RunExtras = {
   deferralsMax: number;
 };
 
+/** Most update names in one `install_updates` (the protocol's limit; plans.ts NAMES_MAX). */
+const NAMES_MAX = 1000;
+
 /**
- * A device's `install_updates` arguments, over a `run_targets` row aliased `t`: its names and
- * the extras for its OS and the deferrals it used. Written where the arguments are stored (the
+ * The run's targets with their patch names (each once, in the inventory's order, as
+ * `device_patch_names` keeps them): `t` and `pn`. The names are joined where they are written
+ * rather than kept in `run_targets`: with them, the table outgrew PGlite's temporary buffers
+ * and every statement over it went through the file system.
+ */
+export const RUN_TARGETS_FROM = sql`run_targets t left join device_patch_names pn on pn.device_id = t.device_id`;
+
+/** A target's update names ({@link RUN_TARGETS_FROM}), at most the protocol's limit. */
+const RUN_NAMES = sql`coalesce(pn.names[1:${NAMES_MAX}], '{}')`;
+
+/**
+ * A device's `install_updates` arguments, over {@link RUN_TARGETS_FROM}: its names and the
+ * extras for its OS and the deferrals it used. Written where the arguments are stored (the
  * results that wait, the commands), not kept in `run_targets`: building and storing them there
  * for every device was half the time of filling it on PGlite.
  */
 export function runArgsSql(run: RunExtras): SQL {
-  return sql`(jsonb_build_object('names', to_jsonb(t.names))
+  return sql`(jsonb_build_object('names', to_jsonb(${RUN_NAMES}))
               || coalesce(${JSON.stringify(run.extras)}::jsonb
                           -> ((case when t.os_family = 'mac' then 'mac' else 'other' end) || ':' || least(t.used, ${run.deferralsMax})),
                           '{}'::jsonb))`;
 }
-
-/** Most update names in one `install_updates` (the protocol's limit; plans.ts NAMES_MAX). */
-const NAMES_MAX = 1000;
 
 /** The next value of a table's serial id, its sequence looked up once per statement. */
 const nextId = (table: string) => sql.raw(`nextval((select pg_get_serial_sequence('${table}', 'id'))::regclass)`);
@@ -68,9 +79,8 @@ const nextId = (table: string) => sql.raw(`nextval((select pg_get_serial_sequenc
  * - `missed`: offline, and the run does not catch up.
  * Besides: its result's status, the ids of its result and of its command (`queue` only),
  * drawn here so that the results, the commands and the standings each read this table
- * alone, and for the others its patch names (each once, in the inventory's order, as
- * `device_patch_names` keeps them, at most the protocol's limit) and the deferrals it used
- * (for its arguments, {@link runArgsSql}).
+ * alone (the names apart, {@link RUN_TARGETS_FROM}), and for the others the deferrals it
+ * used (for its arguments, {@link runArgsSql}).
  * Returns how many devices are skipped and the open runs that skip them.
  */
 export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy: number; openRuns: number[] }> {
@@ -80,7 +90,7 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
   await db.execute(sql`
     create temp table run_targets (
       device_id int primary key, group_id int not null, os_family text not null, tz text not null,
-      busy_run int, names text[], used int not null, kind text not null, status text not null,
+      busy_run int, used int not null, kind text not null, status text not null,
       result_id int not null, command_id int
     ) on commit drop`);
   const where = [
@@ -96,27 +106,26 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
               and r.command_id is null and r.deferrals_used > 0)`
     : sql`0`;
   await db.execute(sql`
-    insert into run_targets (device_id, group_id, os_family, tz, busy_run, names, used, kind, status, result_id, command_id)
-    select k.device_id, k.group_id, k.os_family, k.tz, k.busy_run, k.names, k.used, k.kind,
+    insert into run_targets (device_id, group_id, os_family, tz, busy_run, used, kind, status, result_id, command_id)
+    select k.device_id, k.group_id, k.os_family, k.tz, k.busy_run, k.used, k.kind,
            case k.kind when 'busy' then 'canceled' when 'nothing' then 'success' when 'missed' then 'canceled' else 'pending' end,
            ${nextId('policy_device_results')},
            case when k.kind = 'queue' then ${nextId('device_commands')} end
       from (
         select n.*,
                case when n.busy_run is not null then 'busy'
-                    when cardinality(n.names) = 0 then 'nothing'
+                    when n.no_names then 'nothing'
                     when n.group_id = any(${sql.param(q.closedGroupIds)}::int[]) then 'window'
                     when n.online then 'queue'
                     when ${q.catchUp} then 'catchup'
                     else 'missed' end as kind
           from (
-            select c.device_id, c.group_id, c.os_family, c.tz, c.online, c.busy_run,
-                   case when c.busy_run is null then coalesce(c.all_names[1:${NAMES_MAX}], '{}') end as names,
+            select c.device_id, c.group_id, c.os_family, c.tz, c.online, c.busy_run, c.no_names,
                    case when c.busy_run is null then ${used} else 0 end as used
               from (
                 select d.id as device_id, d.group_id, d.os_family, coalesce(d.timezone, 'UTC') as tz,
                        coalesce(pr.online_until > ${now}::timestamptz, false) as online,
-                       b.run_id as busy_run, pn.names as all_names
+                       b.run_id as busy_run, coalesce(cardinality(pn.names), 0) = 0 as no_names
                   from devices d
                   left join device_presence pr on pr.device_id = d.id
                   left join device_patch_names pn on pn.device_id = d.id
@@ -130,14 +139,13 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
                      order by r.device_id, r.id desc) b on b.device_id = d.id
                  where ${sql.join(where, sql` and `)}
               ) c
-             -- Not merged into the outer query, which would copy the names' and the kind's
+             -- Not merged into the outer query, which would copy the deferrals' and the kind's
              -- expressions into each of their references.
              offset 0
           ) n
          offset 0
       ) k`);
   // A temporary table has no statistics until analyzed: the joins below would be planned for a few rows.
-  // Only the columns they join and filter on: the names took most of the analyze's time.
   await db.execute(sql`analyze run_targets (device_id, kind)`);
   const [row] = await queryRows<{ busy: number | string; runs: string | null }>(
     db,
@@ -181,7 +189,7 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCo
            case when t.kind in ('busy', 'nothing') then null else 'install_updates' end,
            -- The arguments travel once, on the command, when there is one.
            case when t.kind in ('window', 'catchup', 'missed') then ${p.args} else '{}'::jsonb end,
-           case when t.kind in ('busy', 'nothing') then '{}'::text[] else t.names end,
+           case when t.kind in ('busy', 'nothing') then '{}'::text[] else ${RUN_NAMES} end,
            case t.kind
              when 'busy' then 'Skipped: run ' || t.busy_run || ' of this policy is still open on this device.'
              when 'nothing' then ${p.texts.nothing}
@@ -192,7 +200,7 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCo
            ${now},
            case when t.kind = 'queue' then ${now} end,
            case when t.kind in ('busy', 'nothing', 'missed') then ${now} end
-      from run_targets t`);
+      from ${RUN_TARGETS_FROM}`);
   const [row] = await queryRows<Record<keyof RunCounts, number | string> & { wake: string | null }>(
     db,
     sql`select count(*) filter (where kind <> 'busy') as planned,

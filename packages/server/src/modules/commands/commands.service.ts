@@ -94,12 +94,12 @@ export function queuePreparedCommands(tx: Exec, commands: NewCommand[]): Promise
 
 /**
  * Queues one command of `type` for each device of a policy run that drew a command id, with
- * `args`, its device's arguments over its row of the run's `run_targets` (engine/run-targets.store.ts),
+ * `args`, its device's arguments over the run's targets `from` (engine/run-targets.store.ts),
  * inside the caller's transaction. The caller wakes the devices after its commit.
  */
 export function queueRunCommands(
   tx: Exec,
-  run: { zoneId: number; type: AgentCommandType; createdBy: number | null; args: SQL; now: Date },
+  run: { zoneId: number; type: AgentCommandType; createdBy: number | null; from: SQL; args: SQL; now: Date },
 ): Promise<void> {
   return insertRunCommands(tx, { ...run, timing: commandTiming(run.type, run.now) });
 }

@@ -273,9 +273,9 @@ export async function findFailureContexts(db: Exec, rows: CommandRow[]): Promise
 }
 
 /**
- * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per row of
- * the run's `run_targets` that drew a command id, for the result drawn beside it, with its
- * device's arguments (`args`, an expression over the row `t`), in one INSERT … SELECT (nothing
+ * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per row `t`
+ * of the run's targets (`from`) that drew a command id, for the result drawn beside it, with
+ * its device's arguments (`args`, an expression over `from`), in one INSERT … SELECT (nothing
  * crosses to JavaScript). The ids were drawn in the table's order, so its scan inserts them in
  * order without a sort (a sort of the arguments spilled 45 MB to disk on PGlite).
  */
@@ -285,6 +285,7 @@ export async function insertRunCommands(
     zoneId: number;
     type: AgentCommandType;
     createdBy: number | null;
+    from: SQL;
     args: SQL;
     timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
   },
@@ -294,6 +295,6 @@ export async function insertRunCommands(
            created_at, deadline_at)
     select t.command_id, t.device_id, ${run.zoneId}, ${run.type}, ${run.args}, ${run.timing.timeoutS}, ${run.createdBy},
            t.result_id, ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
-      from run_targets t
+      from ${run.from}
      where t.command_id is not null`);
 }
