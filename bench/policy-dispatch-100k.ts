@@ -12,6 +12,8 @@
  * Then a "Run now" (`POST /api/policies/{id}/action`) of the same policy is timed the same way.
  * The bench shifts the seeded fleet's last check-ins to the due instant, so nine devices in
  * ten are online then (the rest get a `canceled` result: they missed the run).
+ * Last, the floor under the run (server stopped): the same results, commands and standings
+ * written again by plain INSERT … SELECTs, rolled back; the bench prints due → queued against it.
  *
  * Run: node --import tsx bench/policy-dispatch-100k.ts   (figures in bench/README.md)
  * Env: DB=postgres,pglite  DEVICES=100000  PG_URL=postgres://postgres@127.0.0.1:5432  BENCH_PORT=18502
@@ -29,7 +31,8 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb } from '../packages/server/src/db/client';
-import { copyCsv } from '../packages/server/src/db/raw';
+import type { Db } from '../packages/server/src/db/client';
+import { copyCsv, queryRows } from '../packages/server/src/db/raw';
 import { seedDevices, seedPatches } from './devices-seed';
 import { BENCH_ADMIN, benchSession, startServer, type Running } from './server';
 import type { SimMachine } from '@patchwell/agent/simulate/inventory';
@@ -120,6 +123,70 @@ async function exportBaseline(config: { databaseUrl?: string; pgliteDataDir: str
     await handle.close();
   }
 }
+
+/**
+ * The floor under a run: the same rows it wrote (its results, its commands, its standings)
+ * written again by plain INSERT … SELECTs of the stored rows, in a transaction rolled back,
+ * server stopped. What a run costs beyond this is its own logic (targets, outcomes, arguments).
+ */
+async function writeFloor(config: { databaseUrl?: string; pgliteDataDir: string }, runId: number, policyId: number) {
+  const handle = await openDb(config);
+  const timed: Record<string, number> = {};
+  const time = async (
+    name: string,
+    statement: ReturnType<typeof sql>,
+    tx: { execute: (q: typeof statement) => Promise<unknown> },
+  ) => {
+    const t0 = performance.now();
+    await tx.execute(statement);
+    timed[name] = (performance.now() - t0) / 1000;
+  };
+  try {
+    await handle.db
+      .transaction(async (tx) => {
+        const [ids] = await queryRows<{ lo: number; hi: number }>(
+          tx as unknown as Db,
+          sql`select min(command_id) as lo, max(command_id) as hi from policy_device_results where run_id = ${runId}`,
+        );
+        // Negative run and policy ids: no row of the run's own is touched, and nothing keys them (decisions 0024, 0031).
+        await time(
+          'results',
+          sql`insert into policy_device_results (run_id, policy_id, organization_id, device_id, status, command_id,
+                     command_type, args, selected_patches, message, created_at, queued_at, finished_at)
+              select -run_id, -policy_id, organization_id, device_id, status, -command_id, command_type, args,
+                     selected_patches, message, created_at, queued_at, finished_at
+                from policy_device_results where run_id = ${runId}`,
+          tx,
+        );
+        await time(
+          'commands',
+          sql`insert into device_commands (device_id, organization_id, type, args, status, timeout_s, created_by,
+                     policy_result_id, created_at, deadline_at)
+              select device_id, organization_id, type, args, status, timeout_s, created_by, policy_result_id, created_at, deadline_at
+                from device_commands where id between ${ids?.lo ?? 0} and ${ids?.hi ?? -1}`,
+          tx,
+        );
+        await time(
+          'standings',
+          sql`insert into device_policy_status (device_id, policy_id, organization_id, status, last_result_id,
+                     last_result_status, last_run_at, next_patch_time, updated_at)
+              select device_id, -policy_id, organization_id, status, last_result_id, last_result_status, last_run_at,
+                     next_patch_time, updated_at
+                from device_policy_status where policy_id = ${policyId}`,
+          tx,
+        );
+        throw new RolledBack();
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RolledBack)) throw err;
+      });
+  } finally {
+    await handle.close();
+  }
+  return timed;
+}
+
+class RolledBack extends Error {}
 
 type DbCounters = { xacts: number; inserted: number; updated: number; blocksRead: number; blocksHit: number };
 
@@ -325,6 +392,17 @@ async function run(kind: string) {
         `baseline: one COPY of the same rows through the same driver, server stopped: ${b.rows} rows, ${(b.bytes / 2 ** 20).toFixed(1)} MiB in ${b.seconds.toFixed(2)} s; ${load()}`,
       );
     }
+    await server?.stop();
+    server = undefined;
+    const floor = await writeFloor(dbConfig, scheduled.id, policyId);
+    const floorSeconds = Object.values(floor).reduce((a, b) => a + b, 0);
+    console.log(
+      `floor: the run's rows written again by plain INSERT … SELECT, server stopped: ${Object.entries(floor)
+        .map(([k, v]) => `${k} ${v.toFixed(2)} s`)
+        .join(
+          ', ',
+        )}; ${floorSeconds.toFixed(2)} s in all; due → seen queued is ${(observed / 1000 / floorSeconds).toFixed(2)} × that; ${load()}`,
+    );
   } finally {
     await server?.stop();
     if (process.env.KEEP === '1' || REUSE_DIR) {
