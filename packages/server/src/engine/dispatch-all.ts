@@ -4,7 +4,7 @@ import { isInside, nextWindow } from '@patchwell/core/maintenance/maintenance-wi
 import { MAINTENANCE_WINDOW_TEXTS } from '@patchwell/core/maintenance/maintenance-windows.schema';
 import type { AppContext } from '../context';
 import type { ResultStatus } from '../db/policies.schema';
-import { runCommandsSql } from '../modules/commands/commands.service';
+import { queueRunCommands } from '../modules/commands/commands.service';
 import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
 import { windowRulesByGroup } from '../modules/maintenance-windows/maintenance-windows.service';
 import {
@@ -130,14 +130,14 @@ export async function dispatchPatchAll(
     closedGroups,
     texts: RESULT_TEXTS,
     args,
-    commands: runCommandsSql({
-      zoneId,
-      type: 'install_updates',
-      createdBy: run.createdBy,
-      from: RUN_TARGETS_FROM,
-      args,
-      now,
-    }),
+  });
+  await queueRunCommands(tx, {
+    zoneId,
+    type: 'install_updates',
+    createdBy: run.createdBy,
+    from: RUN_TARGETS_FROM,
+    args,
+    now,
   });
 
   const slots = await findSlots(tx, [policy.id]);

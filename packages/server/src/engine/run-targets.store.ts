@@ -169,12 +169,6 @@ export type RunResultsPlan = {
   texts: { nothing: string; offline: string; missed: string };
   /** The devices' arguments ({@link runArgsSql}), kept by the results that wait without a command. */
   args: SQL;
-  /**
-   * The statement inserting the run's commands (commands.service.ts `runCommandsSql`), run in
-   * the results' statement: both read the devices' names from one snapshot, so a command
-   * carries the names its result lists even while an inventory replaces them.
-   */
-  commands: SQL;
 };
 
 /** What a set-based run's results count (skipped devices apart), for its row and its activity event. */
@@ -182,36 +176,34 @@ export type RunCounts = { planned: number; success: number; failed: number; open
 
 /**
  * The results of a set-based patch_all run, one per row of `run_targets` (filled with each
- * device's outcome, {@link fillRunTargets}), with the ids drawn there, and the run's commands,
- * in one statement: a skipped device's result says which run is open, a queued one's points at
- * its command, one that waits keeps its arguments. Returns the counts and the devices that get
- * a command (to wake once committed).
+ * device's outcome, {@link fillRunTargets}), in one statement, with the ids drawn there: a
+ * skipped device's says which run is open, a queued one's points at its command (inserted
+ * after), one that waits keeps its arguments. Returns the counts and the devices that get a
+ * command (to wake once committed).
  */
 export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCounts & { wake: number[] }> {
   const db = tx as unknown as Db;
   const now = sql`${p.now.toISOString()}::timestamptz`;
   const waiting = Object.fromEntries(p.closedGroups.map((c) => [c.groupId, c.message]));
   await db.execute(sql`
-    with results as (
-      insert into ${policyDeviceResults} (id, run_id, policy_id, organization_id, device_id, status, command_id,
-             command_type, args, selected_patches, message, created_at, queued_at, finished_at)
-      select t.result_id, ${p.runId}, ${p.policyId}, ${p.zoneId}, t.device_id, t.status, t.command_id,
-             case when t.kind in ('busy', 'nothing') then null else 'install_updates' end,
-             -- The arguments travel once, on the command, when there is one.
-             case when t.kind in ('window', 'catchup', 'missed') then ${p.args} else '{}'::jsonb end,
-             case when t.kind in ('busy', 'nothing') then '{}'::text[] else ${RUN_NAMES} end,
-             case t.kind
-               when 'busy' then 'Skipped: run ' || t.busy_run || ' of this policy is still open on this device.'
-               when 'nothing' then ${p.texts.nothing}
-               when 'window' then ${JSON.stringify(waiting)}::jsonb ->> t.group_id::text
-               when 'catchup' then ${p.texts.offline}
-               when 'missed' then ${p.texts.missed}
-             end,
-             ${now},
-             case when t.kind = 'queue' then ${now} end,
-             case when t.kind in ('busy', 'nothing', 'missed') then ${now} end
-        from ${RUN_TARGETS_FROM})
-    ${p.commands}`);
+    insert into ${policyDeviceResults} (id, run_id, policy_id, organization_id, device_id, status, command_id,
+           command_type, args, selected_patches, message, created_at, queued_at, finished_at)
+    select t.result_id, ${p.runId}, ${p.policyId}, ${p.zoneId}, t.device_id, t.status, t.command_id,
+           case when t.kind in ('busy', 'nothing') then null else 'install_updates' end,
+           -- The arguments travel once, on the command, when there is one.
+           case when t.kind in ('window', 'catchup', 'missed') then ${p.args} else '{}'::jsonb end,
+           case when t.kind in ('busy', 'nothing') then '{}'::text[] else ${RUN_NAMES} end,
+           case t.kind
+             when 'busy' then 'Skipped: run ' || t.busy_run || ' of this policy is still open on this device.'
+             when 'nothing' then ${p.texts.nothing}
+             when 'window' then ${JSON.stringify(waiting)}::jsonb ->> t.group_id::text
+             when 'catchup' then ${p.texts.offline}
+             when 'missed' then ${p.texts.missed}
+           end,
+           ${now},
+           case when t.kind = 'queue' then ${now} end,
+           case when t.kind in ('busy', 'nothing', 'missed') then ${now} end
+      from ${RUN_TARGETS_FROM}`);
   const [row] = await queryRows<Record<keyof RunCounts, number | string> & { wake: string | null }>(
     db,
     sql`select count(*) filter (where kind <> 'busy') as planned,

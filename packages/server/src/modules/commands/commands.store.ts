@@ -278,21 +278,23 @@ export async function findFailureContexts(db: Exec, rows: CommandRow[]): Promise
  * its device's arguments (`args`, an expression over `from`), in one INSERT … SELECT (nothing
  * crosses to JavaScript). The ids were drawn in the table's order, so its scan inserts them in
  * order without a sort (a sort of the arguments spilled 45 MB to disk on PGlite).
- * Returns the statement, for the run to execute with its results' (one snapshot for both).
  */
-export function runCommandsInsertSql(run: {
-  zoneId: number;
-  type: AgentCommandType;
-  createdBy: number | null;
-  from: SQL;
-  args: SQL;
-  timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
-}): SQL {
-  return sql`
+export async function insertRunCommands(
+  tx: Exec,
+  run: {
+    zoneId: number;
+    type: AgentCommandType;
+    createdBy: number | null;
+    from: SQL;
+    args: SQL;
+    timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
+  },
+): Promise<void> {
+  await tx.execute(sql`
     insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id,
            created_at, deadline_at)
     select t.command_id, t.device_id, ${run.zoneId}, ${run.type}, ${run.args}, ${run.timing.timeoutS}, ${run.createdBy},
            t.result_id, ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
       from ${run.from}
-     where t.command_id is not null`;
+     where t.command_id is not null`);
 }
