@@ -21,8 +21,7 @@ import {
   cancelSupersededOfRun,
   fillRunTargets,
   insertRunResults,
-  runArgsSql,
-  RUN_TARGETS_FROM,
+  runCommandsSource,
   upsertRunStandings,
   type RunExtras,
 } from './run-targets.store';
@@ -93,7 +92,7 @@ export async function dispatchPatchAll(
     ids = candidates.filter((d) => targetsDevice(policy, d)).map((d) => d.id);
   }
   const isLocalSlot = run.tzKey !== null && !policy.useScheduledTimezone;
-  const args = runArgsSql(noticeExtras(policy));
+  const extras = noticeExtras(policy);
   // Maintenance windows, decided per group once per run: the groups whose windows are all closed.
   const closedGroups = [...(await windowRulesByGroup(tx, zoneId, null))].flatMap(([groupId, list]) =>
     isInside(list, now)
@@ -129,14 +128,13 @@ export async function dispatchPatchAll(
     now,
     closedGroups,
     texts: RESULT_TEXTS,
-    args,
+    extras,
   });
   await queueRunCommands(tx, {
     zoneId,
     type: 'install_updates',
     createdBy: run.createdBy,
-    from: RUN_TARGETS_FROM,
-    args,
+    ...runCommandsSource(run.id, extras),
     now,
   });
 

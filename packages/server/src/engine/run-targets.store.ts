@@ -44,23 +44,23 @@ const NAMES_MAX = 1000;
 
 /**
  * The run's targets with their patch names (each once, in the inventory's order, as
- * `device_patch_names` keeps them): `t` and `pn`. The names are joined where they are written
- * rather than kept in `run_targets`: with them, the table outgrew PGlite's temporary buffers
- * and every statement over it went through the file system.
+ * `device_patch_names` keeps them): `t` and `pn`, read by the results. The names are joined
+ * where they are written rather than kept in `run_targets`: with them, the table outgrew
+ * PGlite's temporary buffers and every statement over it went through the file system.
  */
-export const RUN_TARGETS_FROM = sql`run_targets t left join device_patch_names pn on pn.device_id = t.device_id`;
+const TARGETS_FROM = sql`run_targets t left join device_patch_names pn on pn.device_id = t.device_id`;
 
-/** A target's update names ({@link RUN_TARGETS_FROM}), at most the protocol's limit. */
-const RUN_NAMES = sql`coalesce(pn.names[1:${NAMES_MAX}], '{}')`;
+/** A target's update names ({@link TARGETS_FROM}), at most the protocol's limit. */
+const TARGET_NAMES = sql`coalesce(pn.names[1:${NAMES_MAX}], '{}')`;
 
 /**
- * A device's `install_updates` arguments, over {@link RUN_TARGETS_FROM}: its names and the
- * extras for its OS and the deferrals it used. Written where the arguments are stored (the
- * results that wait, the commands), not kept in `run_targets`: building and storing them there
- * for every device was half the time of filling it on PGlite.
+ * A device's `install_updates` arguments, over a `run_targets` row `t` and its update names
+ * (`names`): the names and the extras for its OS and the deferrals it used. Written where the
+ * arguments are stored (the results that wait, the commands), not kept in `run_targets`:
+ * building and storing them there for every device was half the time of filling it on PGlite.
  */
-export function runArgsSql(run: RunExtras): SQL {
-  return sql`(jsonb_build_object('names', to_jsonb(${RUN_NAMES}))
+function runArgsSql(run: RunExtras, names: SQL): SQL {
+  return sql`(jsonb_build_object('names', to_jsonb(${names}))
               || coalesce(${JSON.stringify(run.extras)}::jsonb
                           -> ((case when t.os_family = 'mac' then 'mac' else 'other' end) || ':' || least(t.used, ${run.deferralsMax})),
                           '{}'::jsonb))`;
@@ -79,7 +79,7 @@ const nextId = (table: string) => sql.raw(`nextval((select pg_get_serial_sequenc
  * - `missed`: offline, and the run does not catch up.
  * Besides: its result's status, the ids of its result and of its command (`queue` only),
  * drawn here so that the results, the commands and the standings each read this table
- * alone (the names apart, {@link RUN_TARGETS_FROM}), and for the others the deferrals it
+ * alone (the names apart, {@link TARGETS_FROM}), and for the others the deferrals it
  * used (for its arguments, {@link runArgsSql}).
  * Returns how many devices are skipped and the open runs that skip them.
  */
@@ -149,7 +149,7 @@ export async function fillRunTargets(tx: Tx, q: RunTargetsQuery): Promise<{ busy
          offset 0
       ) k`);
   // A temporary table has no statistics until analyzed: the joins below would be planned for a few rows.
-  await db.execute(sql`analyze run_targets (device_id, kind)`);
+  await db.execute(sql`analyze run_targets (device_id, kind, result_id, command_id)`);
   const [row] = await queryRows<{ busy: number | string; runs: string | null }>(
     db,
     sql`select count(*) as busy, string_agg(distinct busy_run::text, ',') as runs
@@ -167,8 +167,8 @@ export type RunResultsPlan = {
   /** Groups whose maintenance windows are all closed now, each with its result's waiting message. */
   closedGroups: { groupId: number; message: string }[];
   texts: { nothing: string; offline: string; missed: string };
-  /** The devices' arguments ({@link runArgsSql}), kept by the results that wait without a command. */
-  args: SQL;
+  /** The notice and reboot arguments, kept with the names by the results that wait without a command. */
+  extras: RunExtras;
 };
 
 /** What a set-based run's results count (skipped devices apart), for its row and its activity event. */
@@ -191,8 +191,8 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCo
     select t.result_id, ${p.runId}, ${p.policyId}, ${p.zoneId}, t.device_id, t.status, t.command_id,
            case when t.kind in ('busy', 'nothing') then null else 'install_updates' end,
            -- The arguments travel once, on the command, when there is one.
-           case when t.kind in ('window', 'catchup', 'missed') then ${p.args} else '{}'::jsonb end,
-           case when t.kind in ('busy', 'nothing') then '{}'::text[] else ${RUN_NAMES} end,
+           case when t.kind in ('window', 'catchup', 'missed') then ${runArgsSql(p.extras, TARGET_NAMES)} else '{}'::jsonb end,
+           case when t.kind in ('busy', 'nothing') then '{}'::text[] else ${TARGET_NAMES} end,
            case t.kind
              when 'busy' then 'Skipped: run ' || t.busy_run || ' of this policy is still open on this device.'
              when 'nothing' then ${p.texts.nothing}
@@ -203,7 +203,7 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCo
            ${now},
            case when t.kind = 'queue' then ${now} end,
            case when t.kind in ('busy', 'nothing', 'missed') then ${now} end
-      from ${RUN_TARGETS_FROM}`);
+      from ${TARGETS_FROM}`);
   const [row] = await queryRows<Record<keyof RunCounts, number | string> & { wake: string | null }>(
     db,
     sql`select count(*) filter (where kind <> 'busy') as planned,
@@ -221,6 +221,19 @@ export async function insertRunResults(tx: Tx, p: RunResultsPlan): Promise<RunCo
     open: Number(row?.open ?? 0),
     commands: Number(row?.commands ?? 0),
     wake: row?.wake ? row.wake.split(',').map(Number) : [],
+  };
+}
+
+/**
+ * What the run's commands are written from (commands.store.ts `runCommandsInsertSql`): each
+ * target that drew a command id, `t`, with the result written for it, `r`, whose names the
+ * command carries. Read from the result rather than from the inventory again, a command lists
+ * what its result lists even when an inventory replaced the names in between.
+ */
+export function runCommandsSource(runId: number, extras: RunExtras): { from: SQL; args: SQL } {
+  return {
+    from: sql`run_targets t join ${policyDeviceResults} r on r.id = t.result_id and r.run_id = ${runId}`,
+    args: runArgsSql(extras, sql`r.selected_patches`),
   };
 }
 
