@@ -239,13 +239,33 @@ export async function recordAttempt(
   return rows.length > 0;
 }
 
-/** Deletes finished deliveries created before `before` (the log keeps 30 days). */
-export async function deleteOldDeliveries(db: Db, before: Date): Promise<number> {
-  const rows = await db
-    .delete(webhookDeliveries)
-    .where(and(sql`${webhookDeliveries.status} <> 'pending'`, sql`${webhookDeliveries.createdAt} < ${ts(before)}`))
-    .returning({ id: webhookDeliveries.id });
-  return rows.length;
+/** Finished deliveries one statement of the log's sweep deletes at most. */
+export const DELIVERY_SWEEP_BATCH = 5000;
+
+/**
+ * Deletes finished deliveries created before `before` (the log keeps 30 days), oldest first,
+ * `batch` per statement until none is left: a log that grew for months goes in short
+ * statements (on PGlite every other statement waits for the one running), and no id is read
+ * back into JavaScript. Ids grow with time, so each batch is found at the start of the key.
+ * Returns how many went.
+ */
+export async function deleteOldDeliveries(db: Db, before: Date, batch = DELIVERY_SWEEP_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await queryRows<{ n: number | string }>(
+      db,
+      sql`with gone as (
+            delete from ${webhookDeliveries} where id in (
+              select id from ${webhookDeliveries}
+               where status <> 'pending' and created_at < ${ts(before)}
+               order by id limit ${batch})
+            returning 1)
+          select count(*) as n from gone`,
+    );
+    const n = Number(row?.n ?? 0);
+    total += n;
+    if (n < batch) return total;
+  }
 }
 
 export type WentOffline = {

@@ -10,6 +10,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-r
 import { verifySignature } from './signature';
 import { isAllowedAddress } from './target';
 import { enqueueWebhookEvent, WEBHOOK_RETRY_WINDOW_MS } from './webhooks.service';
+import { deleteOldDeliveries } from './webhooks.store';
 import { BACKOFF_BASE_MS, runWebhookDeliveries } from './webhooks.worker';
 
 /**
@@ -301,5 +302,31 @@ describe('deliveries', () => {
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     expect((await deliveriesOf(hook.id, '&status=delivered')).size).toBe(30);
+  });
+  it('sweeps finished deliveries older than the cutoff, batch by batch, and keeps pending and recent ones', async () => {
+    const hook = await createHook(['run.finished']);
+    const now = t.clock.now();
+    const cutoff = new Date(now.getTime() - 30 * 86_400_000);
+    const old = new Date(cutoff.getTime() - 60_000);
+    const rows = (['delivered', 'delivered', 'failed', 'delivered', 'pending'] as const).map((status, i) => ({
+      webhookId: hook.id,
+      organizationId: z.zone.id,
+      eventType: 'run.finished' as const,
+      payload: { n: i },
+      status,
+      retryUntil: old,
+      createdAt: old,
+    }));
+    rows.push({ ...rows[0]!, payload: { n: 5 }, createdAt: now });
+    await t.db.insert(webhookDeliveries).values(rows);
+
+    // Batches of two: three statements delete the four old finished ones.
+    expect(await deleteOldDeliveries(t.db, cutoff, 2)).toBe(4);
+    const left = await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id));
+    expect(left.map((r) => [r.status, (r.payload as { n: number }).n]).sort()).toEqual([
+      ['delivered', 5],
+      ['pending', 4],
+    ]);
+    expect(await deleteOldDeliveries(t.db, cutoff, 2)).toBe(0);
   });
 });
