@@ -276,8 +276,8 @@ export async function findFailureContexts(db: Exec, rows: CommandRow[]): Promise
  * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per row `t`
  * of the run's targets (`from`) that drew a command id, for the result drawn beside it, with
  * its device's arguments (`args`, an expression over `from`), in one INSERT … SELECT (nothing
- * crosses to JavaScript). The ids were drawn in the table's order, so its scan inserts them in
- * order without a sort (a sort of the arguments spilled 45 MB to disk on PGlite).
+ * crosses to JavaScript). Not sorted by id: the ids are all new and land in the key's last
+ * pages in any order, and a sort of the rows with their arguments spilled 45 MB to disk on PGlite.
  */
 export async function insertRunCommands(
   tx: Exec,

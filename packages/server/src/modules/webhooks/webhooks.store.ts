@@ -240,7 +240,7 @@ export async function recordAttempt(
 }
 
 /** Finished deliveries one statement of the log's sweep deletes at most. */
-export const DELIVERY_SWEEP_BATCH = 5000;
+const DELIVERY_SWEEP_BATCH = 5000;
 
 /**
  * Deletes finished deliveries created before `before` (the log keeps 30 days), oldest first,
