@@ -28,7 +28,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb } from '../packages/server/src/db/client';
 import type { Db } from '../packages/server/src/db/client';
@@ -132,13 +132,9 @@ async function exportBaseline(config: { databaseUrl?: string; pgliteDataDir: str
 async function writeFloor(config: { databaseUrl?: string; pgliteDataDir: string }, runId: number, policyId: number) {
   const handle = await openDb(config);
   const timed: Record<string, number> = {};
-  const time = async (
-    name: string,
-    statement: ReturnType<typeof sql>,
-    tx: { execute: (q: typeof statement) => Promise<unknown> },
-  ) => {
+  const time = async (name: string, exec: Pick<Db, 'execute'>, statement: SQL) => {
     const t0 = performance.now();
-    await tx.execute(statement);
+    await exec.execute(statement);
     timed[name] = (performance.now() - t0) / 1000;
   };
   try {
@@ -151,42 +147,40 @@ async function writeFloor(config: { databaseUrl?: string; pgliteDataDir: string 
         // Negative run and policy ids: no row of the run's own is touched, and nothing keys them (decisions 0024, 0031).
         await time(
           'results',
+          tx,
           sql`insert into policy_device_results (run_id, policy_id, organization_id, device_id, status, command_id,
                      command_type, args, selected_patches, message, created_at, queued_at, finished_at)
               select -run_id, -policy_id, organization_id, device_id, status, -command_id, command_type, args,
                      selected_patches, message, created_at, queued_at, finished_at
                 from policy_device_results where run_id = ${runId}`,
-          tx,
         );
         await time(
           'commands',
+          tx,
           sql`insert into device_commands (device_id, organization_id, type, args, status, timeout_s, created_by,
                      policy_result_id, created_at, deadline_at)
               select device_id, organization_id, type, args, status, timeout_s, created_by, policy_result_id, created_at, deadline_at
                 from device_commands where id between ${ids?.lo ?? 0} and ${ids?.hi ?? -1}`,
-          tx,
         );
         await time(
           'standings',
+          tx,
           sql`insert into device_policy_status (device_id, policy_id, organization_id, status, last_result_id,
                      last_result_status, last_run_at, next_patch_time, updated_at)
               select device_id, -policy_id, organization_id, status, last_result_id, last_result_status, last_run_at,
                      next_patch_time, updated_at
                 from device_policy_status where policy_id = ${policyId}`,
-          tx,
         );
-        throw new RolledBack();
+        tx.rollback();
       })
       .catch((err: unknown) => {
-        if (!(err instanceof RolledBack)) throw err;
+        if (!(err instanceof TransactionRollbackError)) throw err;
       });
   } finally {
     await handle.close();
   }
   return timed;
 }
-
-class RolledBack extends Error {}
 
 type DbCounters = { xacts: number; inserted: number; updated: number; blocksRead: number; blocksHit: number };
 
