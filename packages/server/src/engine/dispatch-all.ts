@@ -4,7 +4,7 @@ import { isInside, nextWindow } from '@patchwell/core/maintenance/maintenance-wi
 import { MAINTENANCE_WINDOW_TEXTS } from '@patchwell/core/maintenance/maintenance-windows.schema';
 import type { AppContext } from '../context';
 import type { ResultStatus } from '../db/policies.schema';
-import { queueRunCommands } from '../modules/commands/commands.service';
+import { runCommandsSql } from '../modules/commands/commands.service';
 import { logActivity, SYSTEM_ACTOR } from '../modules/activity/activity.service';
 import { windowRulesByGroup } from '../modules/maintenance-windows/maintenance-windows.service';
 import {
@@ -129,13 +129,13 @@ export async function dispatchPatchAll(
     closedGroups,
     texts: RESULT_TEXTS,
     extras,
-  });
-  await queueRunCommands(tx, {
-    zoneId,
-    type: 'install_updates',
-    createdBy: run.createdBy,
-    ...runCommandsSource(run.id, extras),
-    now,
+    commands: runCommandsSql({
+      zoneId,
+      type: 'install_updates',
+      createdBy: run.createdBy,
+      ...runCommandsSource(extras),
+      now,
+    }),
   });
 
   const slots = await findSlots(tx, [policy.id]);

@@ -370,6 +370,22 @@ describe('patch_all installs the names of the device’s latest inventory', () =
     expect(await commandsOf(t, churn)).toEqual([]);
   });
 
+  it('at most the protocol’s 1,000 names, the inventory’s first, in the command and its result', async () => {
+    const zone = await buildPolicyZone(t);
+    const names = Array.from({ length: 1003 }, (_, n) => `pkg-${String(n).padStart(4, '0')}`);
+    const many = await inventoriedDevice(t, zone, 'many', { patches: names.map((name) => patch(name, 'low')) });
+    await checkinAs(t, many.token);
+    await flushLastSeen(t);
+    const policy = await createPolicy(
+      patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'Many' }),
+      zone,
+    );
+    const run = await runNow(policy.id, { action: 'remediateServer', serverId: many.id }, zone);
+    const [command] = await commandsOf(t, many);
+    expect(command?.args.names).toEqual(names.slice(0, 1000));
+    expect((await resultsOf(policy.id, run.id, zone))[0]?.patches).toEqual(names.slice(0, 1000));
+  });
+
   it('the migration that added the stored names fills them from the stored patches as an inventory writes them', async () => {
     const stored = () => queryRows(t.db, sql`select device_id, names from device_patch_names order by device_id`);
     const written = await stored();

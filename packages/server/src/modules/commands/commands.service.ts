@@ -18,7 +18,7 @@ import {
   hasOpenInstallCommand,
   insertCommandRows,
   insertCommands,
-  insertRunCommands,
+  runCommandsInsertSql,
   takePendingCommands,
   timeOutCommands,
   type CommandRow,
@@ -93,15 +93,20 @@ export function queuePreparedCommands(tx: Exec, commands: NewCommand[]): Promise
 }
 
 /**
- * Queues one command of `type` for each device of a policy run that drew a command id, with
- * `args`, its device's arguments over the run's targets `from` (engine/run-targets.store.ts),
- * inside the caller's transaction. The caller wakes the devices after its commit.
+ * The statement that queues one command of `type` for each device of a policy run that drew a
+ * command id, with `args`, its device's arguments over the run's targets `from`
+ * (engine/run-targets.store.ts), which executes it inside the caller's transaction with the
+ * run's results. The caller wakes the devices after its commit.
  */
-export function queueRunCommands(
-  tx: Exec,
-  run: { zoneId: number; type: AgentCommandType; createdBy: number | null; from: SQL; args: SQL; now: Date },
-): Promise<void> {
-  return insertRunCommands(tx, { ...run, timing: commandTiming(run.type, run.now) });
+export function runCommandsSql(run: {
+  zoneId: number;
+  type: AgentCommandType;
+  createdBy: number | null;
+  from: SQL;
+  args: SQL;
+  now: Date;
+}): SQL {
+  return runCommandsInsertSql({ ...run, timing: commandTiming(run.type, run.now) });
 }
 
 /** Hands out the device's pending commands (they become `in_progress`), oldest first. */

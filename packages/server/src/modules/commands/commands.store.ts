@@ -273,28 +273,27 @@ export async function findFailureContexts(db: Exec, rows: CommandRow[]): Promise
 }
 
 /**
- * Queues the commands of a set-based policy run (engine/run-targets.store.ts): one per row `t`
- * of the run's targets (`from`) that drew a command id, for the result drawn beside it, with
- * its device's arguments (`args`, an expression over `from`), in one INSERT … SELECT (nothing
- * crosses to JavaScript). Not sorted by id: the ids are all new and land in the key's last
- * pages in any order, and a sort of the rows with their arguments spilled 45 MB to disk on PGlite.
+ * The statement queuing the commands of a set-based policy run (engine/run-targets.store.ts):
+ * one per row `t` of the run's targets (`from`) that drew a command id, for the result drawn
+ * beside it, with its device's arguments (`args`, an expression over `from`), in one
+ * INSERT … SELECT (nothing crosses to JavaScript). The run executes it inside its results'
+ * statement, so that both read the devices' update names from one snapshot. Not sorted by id:
+ * the ids are all new and land in the key's last pages in any order, and a sort of the rows
+ * with their arguments spilled 45 MB to disk on PGlite.
  */
-export async function insertRunCommands(
-  tx: Exec,
-  run: {
-    zoneId: number;
-    type: AgentCommandType;
-    createdBy: number | null;
-    from: SQL;
-    args: SQL;
-    timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
-  },
-): Promise<void> {
-  await tx.execute(sql`
+export function runCommandsInsertSql(run: {
+  zoneId: number;
+  type: AgentCommandType;
+  createdBy: number | null;
+  from: SQL;
+  args: SQL;
+  timing: { timeoutS: number; createdAt: Date; deadlineAt: Date };
+}): SQL {
+  return sql`
     insert into ${deviceCommands} (id, device_id, organization_id, type, args, timeout_s, created_by, policy_result_id,
            created_at, deadline_at)
     select t.command_id, t.device_id, ${run.zoneId}, ${run.type}, ${run.args}, ${run.timing.timeoutS}, ${run.createdBy},
            t.result_id, ${run.timing.createdAt.toISOString()}::timestamptz, ${run.timing.deadlineAt.toISOString()}::timestamptz
       from ${run.from}
-     where t.command_id is not null`);
+     where t.command_id is not null`;
 }
