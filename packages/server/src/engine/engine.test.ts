@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../db/client';
 import { queryRows } from '../db/raw';
 import { sweepOverdueCommands } from '../modules/commands/commands.sweep';
+import { closeOpenRuns } from './results';
 import { startTestApp, type TestApp } from '../test/app';
 import { flushLastSeen, agentCall, checkinAs, inventoryBody, type EnrolledDevice } from '../test/agents';
 import { clientFor, cookieFor } from '../test/authz-helpers';
@@ -396,5 +397,62 @@ describe('patch_all installs the names of the device’s latest inventory', () =
     await t.db.execute(sql.raw(backfill!));
     // Devices whose inventory had no patches have an empty row the migration has no rows for.
     expect(await stored()).toEqual(written);
+  });
+});
+
+describe('the scheduler’s tick recounts the open runs whose results changed', () => {
+  /** Each run's counts and the transaction that last wrote its row. */
+  const runRows = (ids: number[]) =>
+    queryRows<{ id: number; xmin: string; status: string; success_count: number; pending_count: number }>(
+      t.db,
+      sql`select id, xmin::text as xmin, status, success_count, pending_count from policy_runs
+           where id = any(${sql.param(ids)}::int[]) order by id`,
+    );
+  const notes = async () =>
+    (await queryRows<{ run_id: number }>(t.db, sql`select run_id from policy_run_changes`)).map((n) =>
+      Number(n.run_id),
+    );
+
+  it('and leaves the others unwritten; the first tick after a start recounts them all', async () => {
+    const zone = await buildPolicyZone(t);
+    const one = await inventoriedDevice(t, zone, 'count-1', { patches: [patch('openssl', 'critical')] });
+    const two = await inventoriedDevice(t, zone, 'count-2', { patches: [patch('curl', 'medium')] });
+    await checkinAs(t, one.token);
+    await checkinAs(t, two.token);
+    await flushLastSeen(t);
+    const first = await createPolicy(
+      patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'C1' }),
+      zone,
+    );
+    const second = await createPolicy(
+      patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'C2' }),
+      zone,
+    );
+    const runA = await runNow(first.id, { action: 'remediateAll' }, zone);
+    const runB = await runNow(second.id, { action: 'remediateServer', serverId: two.id }, zone);
+    await t.app.policyEngine.tick();
+    expect(await notes()).toEqual([]);
+    const [beforeA, beforeB] = await runRows([runA.id, runB.id]);
+
+    // A result of run A arrives: its writer notes the run; the tick recounts it alone.
+    const [commandA] = await commandsOf(t, one);
+    await postResult(t, one, commandA!.id, { status: 'success', exit_code: 0 });
+    expect(await notes()).toContain(runA.id);
+    await t.app.policyEngine.tick();
+    const [afterA, afterB] = await runRows([runA.id, runB.id]);
+    expect(afterA).toMatchObject({ status: 'running', success_count: 1, pending_count: 1 });
+    expect(afterA?.xmin).not.toBe(beforeA?.xmin);
+    expect(afterB).toEqual(beforeB);
+    expect(await notes()).toEqual([]);
+
+    // A result changed without a note (as by a version before the notes): a tick passes it
+    // by, the first tick of a newly started scheduler (`everyRun`) counts it.
+    await t.db.execute(
+      sql`update policy_device_results set status = 'error' where run_id = ${runB.id} and device_id = ${two.id}`,
+    );
+    await t.app.policyEngine.tick();
+    expect((await runRows([runB.id]))[0]).toEqual(afterB);
+    await closeOpenRuns(t.db, t.clock.now(), undefined, { everyRun: true });
+    expect((await runRows([runB.id]))[0]).toMatchObject({ status: 'error', pending_count: 0 });
   });
 });

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { policyDeviceResults } from '../db/policies.schema';
 import { chunks, type ResultRow, type Tx } from './engine.store';
+import { noteRunsChanged } from './results.store';
 
 /** SQL of deferred results (engine/notices.ts): the user postponed a run on their device. */
 
@@ -18,26 +19,30 @@ export async function deferResult(
   commandId: number,
   deferral: { args: Record<string, unknown>; deferredUntil: Date; deferralsUsed: number; message: string },
 ): Promise<ResultRow | undefined> {
-  const [row] = await db
-    .update(policyDeviceResults)
-    .set({
-      status: 'pending',
-      commandId: null,
-      queuedAt: null,
-      args: deferral.args,
-      deferredUntil: deferral.deferredUntil,
-      deferralsUsed: deferral.deferralsUsed,
-      message: deferral.message,
-    })
-    .where(
-      and(
-        eq(policyDeviceResults.id, resultId),
-        eq(policyDeviceResults.commandId, commandId),
-        inArray(policyDeviceResults.status, ['pending', 'in_progress']),
-      ),
-    )
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(policyDeviceResults)
+      .set({
+        status: 'pending',
+        commandId: null,
+        queuedAt: null,
+        args: deferral.args,
+        deferredUntil: deferral.deferredUntil,
+        deferralsUsed: deferral.deferralsUsed,
+        message: deferral.message,
+      })
+      .where(
+        and(
+          eq(policyDeviceResults.id, resultId),
+          eq(policyDeviceResults.commandId, commandId),
+          inArray(policyDeviceResults.status, ['pending', 'in_progress']),
+        ),
+      )
+      .returning();
+    // In progress, it counted as started: its run may be back to `queued`.
+    if (row) await noteRunsChanged(tx, [row.runId]);
+    return row;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Compliance } from '@patchwell/core/devices/devices.schema';
 import { evaluationStandingOf } from '@patchwell/core/policies/policy-compliance';
 import type { Db } from '../db/client';
@@ -6,6 +6,7 @@ import {
   devicePolicyStatus,
   policyDeviceResults,
   policyEvaluations,
+  policyRunChanges,
   policyRuns,
   type ResultStatus,
 } from '../db/policies.schema';
@@ -35,6 +36,24 @@ export const STANDING_MERGE = sql`on conflict (device_id, policy_id) do update s
   next_patch_time = coalesce(excluded.next_patch_time, s.next_patch_time),
   updated_at = excluded.updated_at
   where s.last_result_id is null or excluded.last_result_id is null or excluded.last_result_id >= s.last_result_id`;
+
+/**
+ * Notes the runs of results whose status a statement changed, for the tick's recount
+ * ({@link refreshOpenRuns}): `runIds`, a query of `run_id`s (repeats noted once), typically
+ * the changed rows a CTE returned. Each note draws a new `version`, so a tick that read an
+ * older one keeps the note. The rows are locked in run order: two writers noting the same
+ * runs wait for each other instead of deadlocking.
+ */
+export function noteRunsChangedSql(runIds: SQL): SQL {
+  return sql`insert into ${policyRunChanges} (run_id)
+             select distinct n.run_id from (${runIds}) n order by n.run_id
+             on conflict (run_id) do update set version = excluded.version`;
+}
+
+/** {@link noteRunsChangedSql} for runs known by id. */
+export async function noteRunsChanged(db: Exec, runIds: number[]): Promise<void> {
+  if (runIds.length) await db.execute(noteRunsChangedSql(sql`select unnest(${sql.param(runIds)}::int[]) as run_id`));
+}
 
 /** `n` fresh result ids in one statement, so commands can name their results on insert. */
 export async function allocateResultIds(tx: Exec, n: number): Promise<number[]> {
@@ -121,7 +140,7 @@ export async function findOpenCommandRuns(
 /** Results of earlier runs still waiting for these devices to come back: a newer run replaces them. */
 export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: number[], now: Date) {
   for (const chunk of chunks(deviceIds, 5000)) {
-    await db
+    const canceled = await db
       .update(policyDeviceResults)
       .set({ status: 'canceled', message: 'Superseded by a later run of the policy.', finishedAt: now })
       .where(
@@ -131,7 +150,12 @@ export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: nu
           eq(policyDeviceResults.status, 'pending'),
           isNull(policyDeviceResults.commandId),
         ),
-      );
+      )
+      .returning({ runId: policyDeviceResults.runId });
+    await noteRunsChanged(
+      db,
+      canceled.map((r) => r.runId),
+    );
   }
 }
 
@@ -230,12 +254,15 @@ export async function finishResult(
   outcome: CommandOutcome,
   said?: string | null,
 ): Promise<ResultRow | undefined> {
-  const [row] = await db
-    .update(policyDeviceResults)
-    .set(said ? { ...outcome, message: sql`concat_ws(' ', ${policyDeviceResults.message}, ${said}::text)` } : outcome)
-    .where(and(eq(policyDeviceResults.id, resultId), inArray(policyDeviceResults.status, ['pending', 'in_progress'])))
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(policyDeviceResults)
+      .set(said ? { ...outcome, message: sql`concat_ws(' ', ${policyDeviceResults.message}, ${said}::text)` } : outcome)
+      .where(and(eq(policyDeviceResults.id, resultId), inArray(policyDeviceResults.status, ['pending', 'in_progress'])))
+      .returning();
+    if (row) await noteRunsChanged(tx, [row.runId]);
+    return row;
+  });
 }
 
 /**
@@ -256,7 +283,8 @@ export async function syncResultsFromCommands(db: Exec, limit: number): Promise<
     simulated: boolean;
   }>(
     db as Db,
-    sql`update ${policyDeviceResults} r set
+    sql`with changed as (
+        update ${policyDeviceResults} r set
           status = c.status,
           simulated = coalesce(c.data->>'simulated' = 'true', false),
           exit_code = c.exit_code,
@@ -268,8 +296,11 @@ export async function syncResultsFromCommands(db: Exec, limit: number): Promise<
           and r.id in (select r2.id from ${policyDeviceResults} r2 join ${deviceCommands} c2 on c2.id = r2.command_id
                         where r2.status in ('pending', 'in_progress') and c2.status <> r2.status
                         limit ${limit} for update of r2 skip locked)
-        returning r.id, r.run_id as "runId", r.policy_id as "policyId", r.organization_id as "organizationId",
-                  r.device_id as "deviceId", r.status, r.created_at as "createdAt", r.simulated`,
+        returning r.id, r.run_id, r.policy_id, r.organization_id, r.device_id, r.status, r.created_at, r.simulated
+        ), noted as (${noteRunsChangedSql(sql`select run_id from changed`)})
+        select id, run_id as "runId", policy_id as "policyId", organization_id as "organizationId",
+               device_id as "deviceId", status, created_at as "createdAt", simulated
+          from changed`,
   );
   // Raw rows carry timestamps as the driver gives them (a string on node-postgres).
   return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
@@ -282,14 +313,17 @@ export type SyncedResult = Pick<
 
 /**
  * Recounts open runs from their results and moves them on (queued → running → completed |
- * error | timeout): all of them (the scheduler's tick), or one run, and with `onlyWhenDone`
- * only once none of its results is open (a result just finished).
+ * error | timeout): one run, and with `onlyWhenDone` only once none of its results is open (a
+ * result just finished); or, for the scheduler's tick, the open runs whose results changed
+ * since the last tick (noted by their writers in the same transaction, {@link
+ * noteRunsChangedSql}), or with `everyRun` all of them (the first tick after a start: runs
+ * whose results changed under a version that noted nothing).
  */
 export async function refreshOpenRuns(
   db: Exec,
   now: Date,
   runId?: number,
-  options: { onlyWhenDone?: boolean } = {},
+  options: { onlyWhenDone?: boolean; everyRun?: boolean } = {},
 ): Promise<RefreshedRun[]> {
   if (runId !== undefined && options.onlyWhenDone) {
     const open = await queryRows<{ one: number }>(
@@ -299,7 +333,21 @@ export async function refreshOpenRuns(
     );
     if (open.length) return [];
   }
-  const onlyRun = runId === undefined ? sql`` : sql` and id = ${runId}`;
+  // The notes read here are forgotten after the recount, unless a writer renewed them since.
+  const notes =
+    runId === undefined
+      ? await queryRows<{ run_id: number; version: string | number }>(
+          db as Db,
+          sql`select run_id, version from ${policyRunChanges}`,
+        )
+      : [];
+  if (runId === undefined && !options.everyRun && !notes.length) return [];
+  const onlyRun =
+    runId !== undefined
+      ? sql` and id = ${runId}`
+      : options.everyRun
+        ? sql``
+        : sql` and id = any(${sql.param(notes.map((n) => n.run_id))}::int[])`;
   const rows = await queryRows<{
     id: number;
     uuid: string;
@@ -334,6 +382,13 @@ export async function refreshOpenRuns(
         returning p.id, p.uuid, p.policy_id, p.organization_id, p.trigger, p.status, p.device_count,
                   p.success_count, p.error_count, p.finished_at`,
   );
+  if (notes.length) {
+    await db.execute(sql`
+      delete from ${policyRunChanges} c
+       using unnest(${sql.param(notes.map((n) => n.run_id))}::int[], ${sql.param(notes.map((n) => String(n.version)))}::bigint[])
+             as n(run_id, version)
+       where c.run_id = n.run_id and c.version = n.version`);
+  }
   return rows.map((r) => ({
     id: Number(r.id),
     uuid: r.uuid,
@@ -433,13 +488,16 @@ export async function insertEvaluationLinks(
 export async function expireCatchUps(db: Exec, now: Date, maxAgeMs: number): Promise<number> {
   const rows = await queryRows<{ id: number }>(
     db as Db,
-    sql`update ${policyDeviceResults} r set status = 'canceled', finished_at = ${now.toISOString()}::timestamptz,
-               message = case when d.removed_at is not null then 'The device was removed.'
-                              else 'The device did not check in before the catch-up window ended.' end
-          from ${devices} d
-         where d.id = r.device_id and r.status = 'pending' and r.command_id is null
-           and (d.removed_at is not null or r.created_at < ${new Date(now.getTime() - maxAgeMs).toISOString()}::timestamptz)
-        returning r.id`,
+    sql`with changed as (
+          update ${policyDeviceResults} r set status = 'canceled', finished_at = ${now.toISOString()}::timestamptz,
+                 message = case when d.removed_at is not null then 'The device was removed.'
+                                else 'The device did not check in before the catch-up window ended.' end
+            from ${devices} d
+           where d.id = r.device_id and r.status = 'pending' and r.command_id is null
+             and (d.removed_at is not null or r.created_at < ${new Date(now.getTime() - maxAgeMs).toISOString()}::timestamptz)
+          returning r.id, r.run_id
+        ), noted as (${noteRunsChangedSql(sql`select run_id from changed`)})
+        select id from changed`,
   );
   return rows.length;
 }

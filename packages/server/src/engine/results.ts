@@ -74,7 +74,7 @@ export async function closeOpenRuns(
   db: Db,
   now: Date,
   runId?: number,
-  options: { onlyWhenDone?: boolean } = {},
+  options: { onlyWhenDone?: boolean; everyRun?: boolean } = {},
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const runs = await refreshOpenRuns(tx, now, runId, options);

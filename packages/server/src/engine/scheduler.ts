@@ -125,6 +125,8 @@ export function createPolicyEngine(
   const ectx = { ...ctx, agents };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  // The first tick recounts every open run, later ones the runs whose results changed (results.store.ts refreshOpenRuns).
+  let everyRunCounted = false;
 
   const tick = async (): Promise<TickReport> => {
     // First: the catch-ups below read each window's stored occurrence.
@@ -136,7 +138,8 @@ export function createPolicyEngine(
     // Remediation tasks' jobs that waited for their device's maintenance window.
     const jobsQueued = await queueWaitingJobs(ectx);
     const resultsSynced = await syncResults(ctx);
-    await closeOpenRuns(ctx.db, ctx.clock.now());
+    await closeOpenRuns(ctx.db, ctx.clock.now(), undefined, { everyRun: !everyRunCounted });
+    everyRunCounted = true;
     const reasonsReworded = await rewordAgedReasons(ctx.db, ctx.clock.now());
     return { runsCreated, runsDispatched, catchUps, jobsQueued, resultsSynced, reasonsReworded };
   };
