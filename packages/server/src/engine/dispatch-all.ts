@@ -17,6 +17,7 @@ import {
   type Tx,
 } from './engine.store';
 import { installDeferralsMax, rebootOf, runNoticeOf } from './notices';
+import { noteRunsChanged } from './results.store';
 import {
   cancelSupersededOfRun,
   fillRunTargets,
@@ -120,7 +121,7 @@ export async function dispatchPatchAll(
   }
 
   // Results of earlier runs still waiting for these devices: this run replaces them.
-  await cancelSupersededOfRun(tx, policy.id, now);
+  const superseded = await cancelSupersededOfRun(tx, policy.id, now);
   const counts = await insertRunResults(tx, {
     runId: run.id,
     policyId: policy.id,
@@ -172,5 +173,7 @@ export async function dispatchPatchAll(
     { type: 'policy', id: policy.id, name: policy.name },
     { run_id: run.id, trigger: run.trigger, devices: counts.planned, commands: counts.commands },
   );
+  // Last: the notes stay locked until the commit.
+  await noteRunsChanged(tx, superseded);
   return { wake: counts.wake, recompute };
 }

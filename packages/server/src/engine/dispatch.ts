@@ -18,6 +18,7 @@ import {
 import {
   allocateResultIds,
   cancelSuperseded,
+  noteRunsChanged,
   findOpenCommandRuns,
   insertResults,
   writeStandings,
@@ -112,7 +113,7 @@ export async function dispatchRun(
     return w;
   };
 
-  await cancelSuperseded(
+  const superseded = await cancelSuperseded(
     tx,
     policy.id,
     free.map((d) => d.id),
@@ -247,6 +248,8 @@ export async function dispatchRun(
     { type: 'policy', id: policy.id, name: policy.name },
     { run_id: run.id, trigger: run.trigger, devices: results.length, commands: commands.length },
   );
+  // Last: the notes stay locked until the commit.
+  await noteRunsChanged(tx, superseded);
   // The standings' compliance is recomputed after the commit (scheduler.ts dispatchCreatedRuns).
   return { wake, recompute: standings.map((s) => s.deviceId) };
 }

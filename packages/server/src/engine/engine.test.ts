@@ -455,4 +455,28 @@ describe('the scheduler’s tick recounts the open runs whose results changed', 
     await closeOpenRuns(t.db, t.clock.now(), undefined, { everyRun: true });
     expect((await runRows([runB.id]))[0]).toMatchObject({ status: 'error', pending_count: 0 });
   });
+
+  for (const [mode, configuration] of [
+    ['patch_all', { patch_rule: 'all' }],
+    ['patch_only', { patch_rule: 'filter', filter_type: 'include', filters: ['open*'] }],
+  ] as const) {
+    it(`${mode}: a later run supersedes what an earlier one waits for, and the earlier run finishes`, async () => {
+      const zone = await buildPolicyZone(t);
+      // Inventoried, never checked in: offline, so a "Run now" waits for it.
+      const away = await inventoriedDevice(t, zone, `away-${mode}`, { patches: [patch('openssl', 'critical')] });
+      const policy = await createPolicy(
+        patchPolicyBody([zone.defaultGroupId], configuration, { name: `Away ${mode}` }),
+        zone,
+      );
+      const earlier = await runNow(policy.id, { action: 'remediateServer', serverId: away.id }, zone);
+      expect((await runRows([earlier.id]))[0]).toMatchObject({ status: 'queued', pending_count: 1 });
+      // The dispatch notes the earlier run, and the recount after it (as a tick's) finishes it.
+      const later = await runNow(policy.id, { action: 'remediateServer', serverId: away.id }, zone);
+      expect((await runRows([earlier.id]))[0]).toMatchObject({ status: 'completed', pending_count: 0 });
+      expect(await resultsOf(policy.id, earlier.id, zone)).toMatchObject([
+        { status: 'canceled', message: 'Superseded by a later run of the policy.' },
+      ]);
+      expect((await runRows([later.id]))[0]).toMatchObject({ status: 'queued', pending_count: 1 });
+    });
+  }
 });

@@ -137,8 +137,14 @@ export async function findOpenCommandRuns(
   return out;
 }
 
-/** Results of earlier runs still waiting for these devices to come back: a newer run replaces them. */
-export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: number[], now: Date) {
+/**
+ * Results of earlier runs still waiting for these devices to come back: a newer run replaces
+ * them. Returns the runs whose results it canceled, for the caller to note
+ * ({@link noteRunsChanged}) as the last statement of its transaction: a note stays locked from
+ * its statement to the commit, and check-ins finishing those runs' other results wait for it.
+ */
+export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: number[], now: Date): Promise<number[]> {
+  const runs = new Set<number>();
   for (const chunk of chunks(deviceIds, 5000)) {
     const canceled = await db
       .update(policyDeviceResults)
@@ -152,11 +158,9 @@ export async function cancelSuperseded(db: Exec, policyId: number, deviceIds: nu
         ),
       )
       .returning({ runId: policyDeviceResults.runId });
-    await noteRunsChanged(
-      db,
-      canceled.map((r) => r.runId),
-    );
+    for (const r of canceled) runs.add(r.runId);
   }
+  return [...runs];
 }
 
 export type StandingUpdate = {

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/raw';
 import { devicePolicyStatus, policyDeviceResults, type ResultStatus } from '../db/policies.schema';
 import type { Tx } from './engine.store';
-import { noteRunsChangedSql, STANDING_MERGE } from './results.store';
+import { STANDING_MERGE } from './results.store';
 
 /**
  * A run's targets as a table of the transaction (`run_targets`, dropped at commit), for the
@@ -308,14 +308,21 @@ export async function upsertRunStandings(
   return all?.ids ? all.ids.split(',').map(Number) : [];
 }
 
-/** Results of earlier runs of the policy still waiting for a device the run plans for (not skipped): the run replaces them. */
-export async function cancelSupersededOfRun(tx: Tx, policyId: number, now: Date): Promise<void> {
-  await tx.execute(sql`
-    with changed as (
-      update ${policyDeviceResults} set status = 'canceled', message = 'Superseded by a later run of the policy.',
-             finished_at = ${now.toISOString()}::timestamptz
-       where policy_id = ${policyId} and status = 'pending' and command_id is null
-         and device_id in (select device_id from run_targets where kind <> 'busy')
-      returning run_id)
-    ${noteRunsChangedSql(sql`select run_id from changed`)}`);
+/**
+ * Results of earlier runs of the policy still waiting for a device the run plans for (not
+ * skipped): the run replaces them. Returns the runs whose results it canceled, for the
+ * caller to note last (results.store.ts `cancelSuperseded`).
+ */
+export async function cancelSupersededOfRun(tx: Tx, policyId: number, now: Date): Promise<number[]> {
+  const rows = await queryRows<{ run_id: number }>(
+    tx as unknown as Db,
+    sql`with changed as (
+          update ${policyDeviceResults} set status = 'canceled', message = 'Superseded by a later run of the policy.',
+                 finished_at = ${now.toISOString()}::timestamptz
+           where policy_id = ${policyId} and status = 'pending' and command_id is null
+             and device_id in (select device_id from run_targets where kind <> 'busy')
+          returning run_id)
+        select distinct run_id from changed`,
+  );
+  return rows.map((r) => Number(r.run_id));
 }
