@@ -32,6 +32,7 @@ import {
   claimAgentTunnel,
   claimBrowserEnd,
   claimForwardedEnd,
+  closeIfOver,
   createRemoteSession,
   endHeldSession,
   endRemoteSession,
@@ -223,6 +224,10 @@ export async function remoteSessionsRoutes(root: FastifyInstance, ctx: RemoteCtx
         );
         if (!attached) return refuse(TUNNEL_CLOSE.unauthorized, REMOTE_TEXTS.unauthorized);
         socket.resume();
+        // The session may have ended while the claim was in flight, with nothing here to close.
+        closeIfOver(ctx, result.row.id).catch((err: unknown) =>
+          ctx.logger.warn({ err, end }, 'checking a joined remote session failed'),
+        );
       },
       (err: unknown) => {
         ctx.logger.warn({ err, end }, 'remote tunnel claim failed');

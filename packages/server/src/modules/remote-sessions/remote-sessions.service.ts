@@ -47,6 +47,7 @@ import {
   findSettings,
   finishSession,
   insertSession,
+  LIVE_STATES,
   lockDeviceSessions,
   markConnected,
   setSessionCommand,
@@ -235,6 +236,9 @@ export async function endRemoteSession(
         }
       : {}),
   });
+  // An end claimed while this request read its row is relayed where the ended row says (the
+  // claim's own check after attaching covers an end attached later still).
+  if (ended && !relayed) await endEverywhere(ctx, ended, 'ended', TUNNEL_CLOSE.normal, 'ended', true);
   if (ended) await logActivity(ctx, authz, zone.id, 'remote_session.ended', deviceObject(ended), endDetails(ended));
   return toSession((await findSession(ctx.db, zone.id, id))!);
 }
@@ -435,7 +439,7 @@ export async function claimForwardedEnd(
   }
   const row = await findSessionById(ctx.db, id);
   const claimed = end === 'browser' ? row?.browserJoinedAt : row?.agentJoinedAt;
-  if (!row || !claimed || !['pending', 'open'].includes(row.state) || row.relayNode !== ctx.nodeId) return unavailable;
+  if (!row || !claimed || !LIVE_STATES.includes(row.state) || row.relayNode !== ctx.nodeId) return unavailable;
   return relayHere(ctx, row);
 }
 
@@ -465,6 +469,25 @@ export async function claimAgentTunnel(ctx: RemoteCtx, deviceId: number, id: num
   const now = ctx.clock.now();
   const row = await claimAgentEnd(ctx.db, id, deviceId, ctx.nodeId, new Date(now.getTime() - AGENT_JOIN_S * 1000), now);
   return relayable(ctx, row, 'agent');
+}
+
+/**
+ * After an end is attached: a session that ended while its claim was in flight (ended by the
+ * console, refused, expired) had nothing here to close then, so its end is closed now, with
+ * the text its ending gives. The ending already recorded the session (quiet).
+ */
+export async function closeIfOver(ctx: RemoteCtx, id: number): Promise<void> {
+  const row = await findSessionById(ctx.db, id);
+  if (row && LIVE_STATES.includes(row.state)) return;
+  const [code, reason] =
+    row?.state === 'refused'
+      ? row.endReason === REMOTE_END_INSTALLING
+        ? [REMOTE_CLOSE_INSTALLING, REMOTE_TEXTS.installing]
+        : [TUNNEL_CLOSE.refused, REMOTE_TEXTS.noConsent]
+      : row?.state === 'expired'
+        ? [TUNNEL_CLOSE.unavailable, REMOTE_TEXTS.unableToConnect]
+        : [TUNNEL_CLOSE.normal, 'ended'];
+  ctx.relay.end(id, row?.endReason ?? 'ended', code, reason, true);
 }
 
 /** The relay joined both ends. */

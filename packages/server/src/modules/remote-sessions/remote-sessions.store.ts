@@ -10,7 +10,8 @@ export type RemoteSessionRow = typeof remoteSessions.$inferSelect;
 export type RemoteSettingsRow = typeof remoteSettings.$inferSelect;
 type NewSession = typeof remoteSessions.$inferInsert;
 
-const LIVE: RemoteSessionState[] = ['pending', 'open'];
+/** The states in which a session may still be joined or relayed. */
+export const LIVE_STATES: readonly RemoteSessionState[] = ['pending', 'open'];
 
 export async function insertSession(exec: Exec, row: NewSession): Promise<RemoteSessionRow> {
   const [created] = await exec.insert(remoteSessions).values(row).returning();
@@ -38,7 +39,7 @@ export async function findLiveSession(
     .where(
       and(
         eq(remoteSessions.deviceId, deviceId),
-        inArray(remoteSessions.state, LIVE),
+        inArray(remoteSessions.state, LIVE_STATES),
         sql`(${remoteSessions.connectedAt} is not null or ${remoteSessions.createdAt} > ${createdAfter.toISOString()}::timestamptz)`,
       ),
     )
@@ -124,7 +125,7 @@ export async function consumeBrowserToken(
         eq(remoteSessions.id, id),
         eq(remoteSessions.tokenHash, tokenHash),
         isNull(remoteSessions.browserJoinedAt),
-        inArray(remoteSessions.state, LIVE),
+        inArray(remoteSessions.state, LIVE_STATES),
         gt(remoteSessions.joinBy, now),
       ),
     )
@@ -188,7 +189,7 @@ export async function finishSession(
       ...(end.transcript !== undefined ? { transcript: end.transcript } : {}),
       ...(end.transcriptTruncated !== undefined ? { transcriptTruncated: end.transcriptTruncated } : {}),
     })
-    .where(and(eq(remoteSessions.id, id), inArray(remoteSessions.state, LIVE)))
+    .where(and(eq(remoteSessions.id, id), inArray(remoteSessions.state, LIVE_STATES)))
     .returning();
   return row;
 }
@@ -200,7 +201,7 @@ export async function expireUnjoined(exec: Exec, createdBefore: Date, now: Date)
     .set({ state: 'expired', endedAt: now, endReason: 'expired' })
     .where(
       and(
-        inArray(remoteSessions.state, LIVE),
+        inArray(remoteSessions.state, LIVE_STATES),
         isNull(remoteSessions.connectedAt),
         lt(remoteSessions.createdAt, createdBefore),
       ),

@@ -18,6 +18,7 @@ import type { Notifier } from '@patchwell/agent/notify/notifier';
 import type { Platform } from '@patchwell/agent/platform/platform';
 import { createFakePlatform } from '@patchwell/agent/test/fake-platform';
 import { organizations } from '../../db/schema';
+import { TUNNEL_CLOSE } from './remote-relay';
 import { startTestApp, type TestApp } from '../../test/app';
 import {
   agentCall,
@@ -380,8 +381,8 @@ describe('refusals', () => {
   it('refuses a reused token and an expired one with the unauthorized text', async () => {
     const device = await readyDevice();
     const first = await start(device);
-    const browser = openBrowser(first.body.tunnel_path, first.body.token);
-    await opened(browser.socket);
+    // Held by the relay, so its claim has consumed the token before it is presented again.
+    const browser = await browserHeldBy(t, z, first);
     const again = openBrowser(first.body.tunnel_path, first.body.token);
     expect(await again.closed).toEqual({ code: 4401, reason: REMOTE_TEXTS.unauthorized });
     // The token is bound to its session: another session's path does not take it.
@@ -395,6 +396,20 @@ describe('refusals', () => {
     t.clock.advance(61_000);
     const late = openBrowser(second.body.tunnel_path, second.body.token);
     expect(await late.closed).toEqual({ code: 4401, reason: REMOTE_TEXTS.unauthorized });
+  });
+
+  it('closes a console end whose claim was still in flight when the session was ended', async () => {
+    const device = await readyDevice();
+    // The end races the claim; in either order the console's end closes and nothing stays relayed.
+    for (let round = 0; round < 10; round++) {
+      const created = await start(device);
+      const browser = openBrowser(created.body.tunnel_path, created.body.token);
+      await opened(browser.socket);
+      const ended = await z.admin.post(`/api/remote-sessions/${created.body.id}/end?o=${z.zone.id}`);
+      expect(ended.body.state).toBe('ended');
+      expect([TUNNEL_CLOSE.normal, TUNNEL_CLOSE.unauthorized]).toContain((await browser.closed).code);
+      expect(t.app.remoteRelay.has(created.body.id)).toBe(false);
+    }
   });
 
   it('answers the spec texts for an offline or initializing device, the wrong plan and a missing permission', async () => {
