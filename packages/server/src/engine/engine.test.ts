@@ -14,6 +14,7 @@ import {
   commandsOf,
   customPolicyBody,
   inventoriedDevice,
+  onlineInventoriedDevice,
   patch,
   patchPolicyBody,
   postResult,
@@ -341,12 +342,10 @@ describe('patch_all installs the names of the device’s latest inventory', () =
   it('each once, in the inventory’s order, and again after a new inventory', async () => {
     // A zone of its own: the earlier tests' zone has its counts and its clock-aged session.
     const zone = await buildPolicyZone(t);
-    const churn = await inventoriedDevice(t, zone, 'churn', {
+    const churn = await onlineInventoriedDevice(t, zone, 'churn', {
       // Two versions of one package (two repositories offer it): the command names it once.
       patches: [patch('openssl', 'critical'), patch('curl', 'medium'), patch('openssl', 'high', { version: '3.0' })],
     });
-    await checkinAs(t, churn.token);
-    await flushLastSeen(t);
     const policy = await createPolicy(
       patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'Churn' }),
       zone,
@@ -374,9 +373,7 @@ describe('patch_all installs the names of the device’s latest inventory', () =
   it('at most the protocol’s 1,000 names, the inventory’s first, in the command and its result', async () => {
     const zone = await buildPolicyZone(t);
     const names = Array.from({ length: 1003 }, (_, n) => `pkg-${String(n).padStart(4, '0')}`);
-    const many = await inventoriedDevice(t, zone, 'many', { patches: names.map((name) => patch(name, 'low')) });
-    await checkinAs(t, many.token);
-    await flushLastSeen(t);
+    const many = await onlineInventoriedDevice(t, zone, 'many', { patches: names.map((name) => patch(name, 'low')) });
     const policy = await createPolicy(
       patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'Many' }),
       zone,
@@ -415,11 +412,8 @@ describe('the scheduler’s tick recounts the open runs whose results changed', 
 
   it('and leaves the others unwritten; the first tick after a start recounts them all', async () => {
     const zone = await buildPolicyZone(t);
-    const one = await inventoriedDevice(t, zone, 'count-1', { patches: [patch('openssl', 'critical')] });
-    const two = await inventoriedDevice(t, zone, 'count-2', { patches: [patch('curl', 'medium')] });
-    await checkinAs(t, one.token);
-    await checkinAs(t, two.token);
-    await flushLastSeen(t);
+    const one = await onlineInventoriedDevice(t, zone, 'count-1', { patches: [patch('openssl', 'critical')] });
+    const two = await onlineInventoriedDevice(t, zone, 'count-2', { patches: [patch('curl', 'medium')] });
     const first = await createPolicy(
       patchPolicyBody([zone.defaultGroupId], { patch_rule: 'all' }, { name: 'C1' }),
       zone,

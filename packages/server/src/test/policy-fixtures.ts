@@ -1,6 +1,14 @@
 import type { InventoryPatch, InventorySoftware, OsFamily } from '@patchwell/core/agent/agent-protocol.schema';
 import type { TestApp } from './app';
-import { agentCall, buildZoneWithKey, checkinAs, enrollDevice, inventoryBody, type EnrolledDevice } from './agents';
+import {
+  agentCall,
+  buildZoneWithKey,
+  checkinAs,
+  enrollDevice,
+  flushLastSeen,
+  inventoryBody,
+  type EnrolledDevice,
+} from './agents';
 
 /**
  * Test fixtures of the policies tests: a zone with its default group, devices enrolled
@@ -53,6 +61,20 @@ export async function inventoriedDevice(
   body.system.timezone = setup.timezone ?? 'UTC';
   const res = await agentCall(t, device.token, 'PUT', '/inventory', body);
   if (res.status !== 204) throw new Error(`inventory: ${res.status} ${res.text}`);
+  return device;
+}
+
+/** A device inventoried, then online: it checked in and the server wrote its last-seen time. */
+export async function onlineInventoriedDevice(
+  t: TestApp,
+  z: TestZone,
+  hostname: string,
+  setup: DeviceSetup = {},
+): Promise<EnrolledDevice> {
+  const device = await inventoriedDevice(t, z, hostname, setup);
+  const res = await checkinAs(t, device.token);
+  if (res.status !== 200) throw new Error(`checkin: ${res.status} ${res.text}`);
+  await flushLastSeen(t);
   return device;
 }
 
