@@ -68,6 +68,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       PATCHWELL_DEMO: '1',
+      // The simulated devices install in a twentieth of a real machine's time (an update in
+      // 0.5 to 3 s): journeys that follow a run wait for its results, not for the clock.
+      PATCHWELL_DEMO_SPEED: '20',
       // The password pages are behind the first authentication milestone flag (spec A section 2);
       // /manage/maintenance-windows behind its own.
       PATCHWELL_FLAGS: 'auth_milestone_1=1,maintenance_windows=1',

@@ -68,14 +68,14 @@ test.describe('policies', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Run now' }).click();
     await expect(page.getByText(`Success: “${policyName}” is running.`)).toBeVisible();
 
-    // The simulated devices install their updates (10-60 s each) and report back.
+    // The simulated devices install their updates (0.5-3 s each at PATCHWELL_DEMO_SPEED=20) and report back.
     await expect
       .poll(
         async () => {
           const standings = await Promise.all(targets.map((d) => standingOf(page, o, d.id, policy.id)));
           return standings.filter((s) => s?.result && ['success', 'error'].includes(s.result.status)).length;
         },
-        { timeout: 120_000, intervals: [2_000] },
+        { timeout: 120_000, intervals: [1_000] },
       )
       .toBe(3);
     const finished = await Promise.all(targets.map((d) => standingOf(page, o, d.id, policy.id)));

@@ -85,7 +85,7 @@ test.describe('policy approval and cloning', () => {
     await expect
       .poll(async () => (await standingOf(page, o, device.id, policyId))?.result?.status, {
         timeout: 120_000,
-        intervals: [2_000],
+        intervals: [1_000],
       })
       .toMatch(/^(success|error)$/);
   });

@@ -190,7 +190,7 @@ test.describe('vulnerability remediation', () => {
       await expect(page.getByText(`Success: Task ${id} is running.`)).toBeVisible();
     }
 
-    // The simulated agents install the patches (10-60 s each); each task's page follows its jobs.
+    // The simulated agents install the patches (0.5-3 s each at PATCHWELL_DEMO_SPEED=20); each task's page follows its jobs.
     for (const id of taskIds) {
       await page.goto(`/console/manage/tasks/tasks/${id}?o=${o}`);
       await expect(page.getByRole('heading', { level: 1, name: new RegExp(`^Task ${id}: `) })).toBeVisible();

@@ -112,6 +112,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', PATCHWELL_DEMO: '' })).toMatchObject({ port: 8080, demo: true, demoDevices: 32 });
     expect(loadConfig({ PATCHWELL_DEMO_DEVICES: '0' })).toMatchObject({ demo: true, demoDevices: 0 });
     expect(loadConfig({ PATCHWELL_DEMO_DEVICES: '5' })).toMatchObject({ demoDevices: 5 });
+    expect(loadConfig({ PATCHWELL_DEMO_SPEED: '' })).toMatchObject({ demoSpeed: 1 });
+    expect(loadConfig({ PATCHWELL_DEMO_SPEED: '20' })).toMatchObject({ demoSpeed: 20 });
+  });
+
+  it('refuses a demo speed that is not a whole number from 1 to 100', () => {
+    for (const speed of ['0', '101', '2.5', 'fast']) {
+      expect(() => loadConfig({ PATCHWELL_DEMO_SPEED: speed })).toThrow(
+        /PATCHWELL_DEMO_SPEED must be a whole number between 1 and 100\./,
+      );
+    }
   });
 
   it('lists every invalid variable in one error', () => {

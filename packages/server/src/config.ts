@@ -125,6 +125,17 @@ const ZEnv = z
       .min(0, 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
       .max(1000, 'PATCHWELL_DEMO_DEVICES must be a whole number between 0 and 1000.')
       .default(32),
+    /**
+     * How many times faster than real machines the demo's simulated devices carry out commands:
+     * a whole number from 1 (default: an update takes the 10 to 60 s a real one does) to 100.
+     * The browser journeys run them faster, so that they wait for results, not for time.
+     */
+    PATCHWELL_DEMO_SPEED: z.coerce
+      .number({ error: 'PATCHWELL_DEMO_SPEED must be a whole number between 1 and 100.' })
+      .int('PATCHWELL_DEMO_SPEED must be a whole number between 1 and 100.')
+      .min(1, 'PATCHWELL_DEMO_SPEED must be a whole number between 1 and 100.')
+      .max(100, 'PATCHWELL_DEMO_SPEED must be a whole number between 1 and 100.')
+      .default(1),
     /** Log level: `fatal`, `error`, `warn`, `info` (default), `debug`, `trace` or `silent`. Agents' routine requests log at `debug`. */
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -373,6 +384,8 @@ export type Config = {
   demo: boolean;
   /** Simulated devices of the demo account (PATCHWELL_DEMO_DEVICES); 0 when the demo is off. */
   demoDevices: number;
+  /** PATCHWELL_DEMO_SPEED: how many times faster than real ones the simulated devices' commands finish. */
+  demoSpeed: number;
   logLevel: string;
   /** Unset: chosen at start (see LOG_FORMAT). */
   logFormat: 'json' | 'pretty' | undefined;
@@ -454,6 +467,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     demo: e.PATCHWELL_DEMO,
     demoDevices: e.PATCHWELL_DEMO ? e.PATCHWELL_DEMO_DEVICES : 0,
+    demoSpeed: e.PATCHWELL_DEMO_SPEED,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     helpBaseUrl: e.PATCHWELL_HELP_BASE_URL,

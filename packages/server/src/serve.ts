@@ -71,7 +71,7 @@ export async function serve({
   // The demo's simulated devices talk to this server over HTTP like any agent, so they start
   // once it listens; a failure leaves the demo without them rather than stopping the server.
   const demoFleet = config.demo
-    ? await startDemoFleet(ctx, address, config.demoDevices).catch((err: unknown) => {
+    ? await startDemoFleet(ctx, address, config.demoDevices, config.demoSpeed).catch((err: unknown) => {
         logger.warn({ err }, 'cannot start the demo’s simulated devices');
         return undefined;
       })

@@ -61,13 +61,15 @@ export function demoFleetPlan(total: number): { count: number; seed: number; hos
 }
 
 /**
- * Starts the simulated devices of the demo account against `serverUrl`; undefined when there
- * is no demo account (an instance bootstrapped with PATCHWELL_ADMIN_*) or `total` is 0.
+ * Starts the simulated devices of the demo account against `serverUrl`, their commands taking
+ * a real machine's time divided by `speed`; undefined when there is no demo account (an
+ * instance bootstrapped with PATCHWELL_ADMIN_*) or `total` is 0.
  */
 export async function startDemoFleet(
   ctx: AppContext,
   serverUrl: string,
   total: number,
+  speed = 1,
 ): Promise<DemoFleet | undefined> {
   if (total <= 0) return undefined;
   const admin = await findUserByEmail(ctx.db, DEMO_ADMIN_EMAIL);
@@ -91,6 +93,7 @@ export async function startDemoFleet(
       hostNumberOffset,
       longPollDevices: Math.min(count, DEMO_LONG_POLL_DEVICES),
       concurrency: 8,
+      timeScale: 1 / speed,
       fetch: withoutKeepAlive,
       log: (message) => ctx.logger.debug({ zone: name }, `demo fleet: ${message}`),
     });
