@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { usePglite, usePostgres, type DbHandle } from '../db/client';
 import { PGLITE_OPTIONS } from '../db/pglite-options';
 import { PgliteThread } from '../db/pglite-thread';
+import { onServer, withDatabase } from './pg-template.global';
 
 /**
  * A fresh, migrated database for one test file.
- * - With `DATABASE_URL` (a PostgreSQL server): `CREATE DATABASE pw_t_<random>` on it,
- *   migrated; dropped again by `close()`.
+ * - With `DATABASE_URL` (a PostgreSQL server): `CREATE DATABASE pw_t_<random>` on it, a copy
+ *   of the run's migrated template (pg-template.global.ts); dropped again by `close()`.
  * - Without: PGlite in memory, in a thread of its own as the server runs it (decision 0029).
  *   The migrated base is built once per test worker (~3 s); each file's database is loaded
  *   from an image of it, so files never see each other's rows. With `PGLITE_THREAD=main`,
@@ -46,28 +47,17 @@ async function createPgliteDb(): Promise<DbHandle> {
 
 async function createPostgresDb(url: string): Promise<TestDbHandle> {
   const name = `pw_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const testUrl = new URL(url);
-  testUrl.pathname = `/${name}`;
-  const handle = await usePostgres(testUrl.toString());
+  // The run's migrated template (pg-template.global.ts) when vitest made one; else migrated here.
+  const template = inject('pgTemplate');
+  await onServer(url, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  const testUrl = withDatabase(url, name);
+  const handle = await usePostgres(testUrl, { migrate: !template });
   return {
     ...handle,
-    url: testUrl.toString(),
+    url: testUrl,
     async close() {
       await handle.close();
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      await onServer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
