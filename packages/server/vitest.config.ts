@@ -28,6 +28,7 @@ export default defineProject({
     // pays a ~1 s clone instead of a ~3 s cold start. Every file still gets its own database.
     isolate: false,
     // On PostgreSQL, one migrated template for the run: each file's database is a copy of it.
-    globalSetup: ['src/test/pg-template.global.ts'],
+    // On PGlite, one bundle of the database's thread for the run.
+    globalSetup: ['src/test/pg-template.global.ts', 'src/test/pglite-worker.global.ts'],
   },
 });

@@ -6,7 +6,15 @@
  */
 
 /** What the worker opens: a data directory, or memory (from a `dumpDataDir()` image when given). */
-export type WorkerSource = { dataDir?: string; image?: Uint8Array };
+export type WorkerSource = {
+  dataDir?: string;
+  image?: Uint8Array;
+  /**
+   * PGlite's WebAssembly, compiled by the opener: a thread compiles its own otherwise (~1 s of
+   * a thread's start, which the tests pay once a file).
+   */
+  wasmModule?: WebAssembly.Module;
+};
 
 /** What PGlite's `query` takes that can cross: parsers are functions, so only their type ids. */
 export type QueryOptions = {

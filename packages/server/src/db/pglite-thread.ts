@@ -32,7 +32,8 @@ const resourceLimits = { maxYoungGenerationSizeMb: 12 };
  * The bundle's worker beside `dist/main.mjs`; else (sources, tests) the source beside this file,
  * loaded through tsx, whose hooks a worker must register itself.
  */
-function startWorker(workerData: WorkerSource): Worker {
+function startWorker(workerData: WorkerSource, script?: URL): Worker {
+  if (script) return new Worker(script, { workerData, resourceLimits });
   const bundled = new URL('./pglite-worker.mjs', import.meta.url);
   if (existsSync(fileURLToPath(bundled))) return new Worker(bundled, { workerData, resourceLimits });
   const tsx = import.meta.resolve('tsx/esm/api');
@@ -71,10 +72,12 @@ export class PgliteThread {
 
   /**
    * Starts the worker and waits until its PGlite is open: on `dataDir`, or in memory (from
-   * `image`, a `dumpDataDir()` of another database, when given).
+   * `image`, a `dumpDataDir()` of another database, when given). `script` is a bundle of
+   * pglite-worker.ts made elsewhere (the tests make one per run); by default, the one beside
+   * the server's bundle, else the source through tsx.
    */
-  static async open(source: WorkerSource): Promise<PgliteThread> {
-    const worker = startWorker(source);
+  static async open(source: WorkerSource, script?: URL): Promise<PgliteThread> {
+    const worker = startWorker(source, script);
     const thread = new PgliteThread(worker);
     await new Promise<void>((resolve, reject) => {
       worker.on('message', (reply: Reply) => {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { usePglite, usePostgres, type DbHandle } from '../db/client';
@@ -33,12 +35,32 @@ async function migratedBase(): Promise<PGlite> {
 }
 
 let image: Promise<Uint8Array> | undefined;
+/** PGlite's WebAssembly compiled once per test worker, not by each file's database thread. */
+let wasmModule: Promise<WebAssembly.Module> | undefined;
+/** Node's WebAssembly, which @types/node declares as types only. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } })
+  .WebAssembly;
 
 async function createPgliteDb(): Promise<DbHandle> {
   base ??= migratedBase();
   if (process.env.PGLITE_THREAD !== 'main') {
-    image ??= base.then(async (b) => new Uint8Array(await (await b.dumpDataDir('none')).arrayBuffer()));
-    return usePglite(await PgliteThread.open({ image: await image }), { migrate: false });
+    // Shared memory: each file's thread reads the image where it is, not a copy made for it.
+    image ??= base.then(async (b) => {
+      const bytes = new Uint8Array(await (await b.dumpDataDir('none')).arrayBuffer());
+      const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+      shared.set(bytes);
+      return shared;
+    });
+    wasmModule ??= readFile(fileURLToPath(import.meta.resolve('@electric-sql/pglite/pglite.wasm'))).then((bytes) =>
+      wasm.compile(bytes),
+    );
+    // The run's bundle of the worker (pglite-worker.global.ts), when vitest made one.
+    const script = inject('pgliteWorker');
+    const thread = await PgliteThread.open(
+      { image: await image, wasmModule: await wasmModule },
+      script ? new URL(script) : undefined,
+    );
+    return usePglite(thread, { migrate: false });
   }
   // clone() is typed as the interface; it returns a PGlite.
   const clone = (await (await base).clone()) as PGlite;
