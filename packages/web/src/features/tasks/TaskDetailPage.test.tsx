@@ -132,6 +132,36 @@ describe('task details', () => {
     expect(screen.queryByText(T.polling)).not.toBeInTheDocument();
   });
 
+  it('reads the jobs once more when the task is found done after their last read', async () => {
+    state.jobs = jobsWhileRunning.map((j) =>
+      j.id === 2 ? { ...j, status: 'pending', remediation_status: 'remediating' } : j,
+    );
+    open();
+    await screen.findByRole('table', { name: T.jobsLabel }, { timeout: 10_000 });
+    // Just after a read of the jobs, the waiting one finishes and so does the task: the task's
+    // next read finds it done, with no job running that would keep the jobs refreshing.
+    const jobReads = () => server.requests.filter((r) => r.path.endsWith('/jobs')).length;
+    const before = jobReads();
+    await waitFor(() => expect(jobReads()).toBeGreaterThan(before), { timeout: 3 * POLL_MS });
+    state.task = {
+      ...running,
+      status: 'executed',
+      overall_status: 'partially_executed',
+      counts: { devices: 3, remediated: 2, remediating: 0, remediation_failed: 1, not_run: 0 },
+    };
+    state.jobs = jobsWhileRunning.map((j) =>
+      j.id === 2 ? { ...j, status: 'success', remediation_status: 'remediated' } : j,
+    );
+    await waitFor(() => expect(screen.getByText(T.overall.partially_executed!)).toBeInTheDocument(), {
+      timeout: 3 * POLL_MS,
+    });
+    await waitFor(
+      () =>
+        expect(within(screen.getByRole('row', { name: /db-1/ })).getByText(T.jobResult.success!)).toBeInTheDocument(),
+      { timeout: 3 * POLL_MS },
+    );
+  });
+
   it('filters the jobs by result and goes back to the first page', async () => {
     open();
     await screen.findByRole('table', { name: T.jobsLabel }, { timeout: 10_000 });

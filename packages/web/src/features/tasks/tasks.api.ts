@@ -17,6 +17,7 @@ import {
   type TaskExecuteBody,
 } from '@patchwell/core/remediation/tasks.schema';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { api, encodeQuery, type QueryValue } from '../../api/client';
 import { uploadFile, type UploadProgress } from '../../api/upload';
 
@@ -74,15 +75,26 @@ export function useTask(zoneId: number, id: number) {
   });
 }
 
-/** `GET /api/orgs/{orgId}/tasks/{taskId}/jobs?page&limit&status`; refreshes with its task while it runs. */
+/**
+ * `GET /api/orgs/{orgId}/tasks/{taskId}/jobs?page&limit&status`; refreshes with its task while it
+ * runs, and once more when the task is found done: the task's read can come after the jobs'
+ * last one, which then still shows the jobs that finished since as waiting.
+ */
 export function useTaskJobs(zoneId: number, id: number, query: Record<string, QueryValue>, isRunning: boolean) {
-  return useQuery({
+  const jobs = useQuery({
     queryKey: taskKeys.jobs(zoneId, id, query),
     queryFn: ({ signal }) =>
       api.request(`${tasksPath(zoneId)}/${id}/jobs`, { query: { o: zoneId, ...query }, schema: ZTaskJobList, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (isRunning || q.state.data?.data.some((j) => j.status === 'in_progress') ? POLL_MS : false),
   });
+  const { refetch } = jobs;
+  const wasRunning = useRef(isRunning);
+  useEffect(() => {
+    if (wasRunning.current && !isRunning) void refetch();
+    wasRunning.current = isRunning;
+  }, [isRunning, refetch]);
+  return jobs;
 }
 
 /** `PATCH /api/orgs/{orgId}/tasks/{taskId}` with `{action}` (cancel or execute). */
