@@ -76,6 +76,26 @@ beforeEach(() => {
   state.jobs = jobsWhileRunning;
 });
 
+/** The running task finishes (db-1's job succeeds); waits until the page shows both. */
+async function finishTaskAndSeeIt() {
+  state.task = {
+    ...running,
+    status: 'executed',
+    overall_status: 'partially_executed',
+    counts: { devices: 3, remediated: 2, remediating: 0, remediation_failed: 1, not_run: 0 },
+  };
+  state.jobs = jobsWhileRunning.map((j) =>
+    j.id === 2 ? { ...j, status: 'success', remediation_status: 'remediated' } : j,
+  );
+  await waitFor(() => expect(screen.getByText(T.overall.partially_executed!)).toBeInTheDocument(), {
+    timeout: 3 * POLL_MS,
+  });
+  await waitFor(
+    () => expect(within(screen.getByRole('row', { name: /db-1/ })).getByText(T.jobResult.success!)).toBeInTheDocument(),
+    { timeout: 3 * POLL_MS },
+  );
+}
+
 const open = (entry = '/manage/tasks/tasks/9?o=1', profile = buildProfile()) =>
   renderInShell([{ path: '/manage/tasks/tasks/:taskId', element: <TaskDetailPage /> }], entry, { profile });
 
@@ -112,23 +132,7 @@ describe('task details', () => {
   it('refreshes task and jobs by itself while the task runs, and stops once it is done', async () => {
     open();
     await screen.findByRole('table', { name: T.jobsLabel }, { timeout: 10_000 });
-    state.task = {
-      ...running,
-      status: 'executed',
-      overall_status: 'partially_executed',
-      counts: { devices: 3, remediated: 2, remediating: 0, remediation_failed: 1, not_run: 0 },
-    };
-    state.jobs = jobsWhileRunning.map((j) =>
-      j.id === 2 ? { ...j, status: 'success', remediation_status: 'remediated' } : j,
-    );
-    await waitFor(() => expect(screen.getByText(T.overall.partially_executed!)).toBeInTheDocument(), {
-      timeout: 3 * POLL_MS,
-    });
-    await waitFor(
-      () =>
-        expect(within(screen.getByRole('row', { name: /db-1/ })).getByText(T.jobResult.success!)).toBeInTheDocument(),
-      { timeout: 3 * POLL_MS },
-    );
+    await finishTaskAndSeeIt();
     expect(screen.queryByText(T.polling)).not.toBeInTheDocument();
   });
 
@@ -143,23 +147,7 @@ describe('task details', () => {
     const jobReads = () => server.requests.filter((r) => r.path.endsWith('/jobs')).length;
     const before = jobReads();
     await waitFor(() => expect(jobReads()).toBeGreaterThan(before), { timeout: 3 * POLL_MS });
-    state.task = {
-      ...running,
-      status: 'executed',
-      overall_status: 'partially_executed',
-      counts: { devices: 3, remediated: 2, remediating: 0, remediation_failed: 1, not_run: 0 },
-    };
-    state.jobs = jobsWhileRunning.map((j) =>
-      j.id === 2 ? { ...j, status: 'success', remediation_status: 'remediated' } : j,
-    );
-    await waitFor(() => expect(screen.getByText(T.overall.partially_executed!)).toBeInTheDocument(), {
-      timeout: 3 * POLL_MS,
-    });
-    await waitFor(
-      () =>
-        expect(within(screen.getByRole('row', { name: /db-1/ })).getByText(T.jobResult.success!)).toBeInTheDocument(),
-      { timeout: 3 * POLL_MS },
-    );
+    await finishTaskAndSeeIt();
   });
 
   it('filters the jobs by result and goes back to the first page', async () => {
