@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 
@@ -34,6 +34,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     packages: 'external',
     logLevel: 'warning',
   });
-  project.provide('pgliteWorker', new URL(`file://${outfile}`).href);
+  project.provide('pgliteWorker', pathToFileURL(outfile).href);
   return () => rm(outfile, { force: true });
 }
